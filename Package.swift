@@ -1,0 +1,118 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// One shared set of settings, as Hummingbird does: Swift 6 strict concurrency
+// is the language mode; these upcoming features keep dependencies explicit.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "SessionKit",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "SessionCore", targets: ["SessionCore"]),
+        .library(name: "SessionKit", targets: ["SessionKit"]),
+        .library(name: "SessionKitTesting", targets: ["SessionKitTesting"]),
+        .library(name: "SessionServer", targets: ["SessionServer"]),
+        .executable(name: "auth-server", targets: ["auth-server"]),
+        .executable(name: "sessionctl", targets: ["sessionctl"]),
+    ],
+    dependencies: [
+        // Client side: kept minimal because iOS apps embed it.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Server side.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // Wire types both halves share; Foundation only.
+        .target(name: "SessionCore", swiftSettings: swiftSettings),
+        .target(
+            name: "SessionKit",
+            dependencies: [
+                "SessionCore",
+                .product(name: "Logging", package: "swift-log"),
+                // CryptoKit exists on Apple platforms; elsewhere swift-crypto stands in.
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SessionKitTesting",
+            dependencies: ["SessionKit", "SessionCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SessionServer",
+            dependencies: [
+                "SessionCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "auth-server",
+            dependencies: [
+                "SessionServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "sessionctl",
+            dependencies: [
+                "SessionKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SessionKitTests",
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SessionServerTests",
+            dependencies: [
+                "SessionServer", "SessionCore", "SessionKitTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "SessionKit", "SessionKitTesting", "SessionServer", "SessionCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,51 @@
+/// A gateway error code (`error.code` in the envelope).
+///
+/// An open set: unknown codes from a newer server still decode.
+public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    /// The session is over: clear it, tell the person once, never retry.
+    public static let sessionExpired = ErrorCode("SESSION_EXPIRED")
+    /// No usable credentials: go to sign-in without an error message.
+    public static let authRequired = ErrorCode("AUTH_REQUIRED")
+    /// Signed in but not allowed; refreshing will not help.
+    public static let forbidden = ErrorCode("FORBIDDEN")
+    /// The request was malformed; the message names the field.
+    public static let invalidRequest = ErrorCode("INVALID_REQUEST")
+    /// The resource does not exist (or belongs to someone else).
+    public static let notFound = ErrorCode("NOT_FOUND")
+    /// The request conflicts with existing data.
+    public static let conflict = ErrorCode("CONFLICT")
+    /// Too many requests; back off for `Retry-After` seconds.
+    public static let rateLimited = ErrorCode("RATE_LIMITED")
+    /// A server fault: keep the session, retry with backoff.
+    public static let `internal` = ErrorCode("INTERNAL")
+
+    /// The message the server sends with this code when it has nothing more specific.
+    public var defaultMessage: String {
+        switch self {
+        case .sessionExpired: "Your session has expired. Please sign in again."
+        case .authRequired: "You need to sign in to continue."
+        case .forbidden: "You do not have access to this resource."
+        case .invalidRequest: "The request is not valid."
+        case .notFound: "Not found."
+        case .conflict: "The request conflicts with existing data."
+        case .rateLimited: "Too many requests. Please wait a moment and try again."
+        case .internal: "Something went wrong on our side. Please try again."
+        default: "The request failed (\(rawValue))."
+        }
+    }
+}

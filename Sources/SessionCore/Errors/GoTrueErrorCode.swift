@@ -1,0 +1,54 @@
+/// A GoTrue (Supabase Auth) `error_code`.
+///
+/// An open set, as GoTrue adds codes over time; the ones SessionKit acts on
+/// are named here.
+public struct GoTrueErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    public static let refreshTokenNotFound = Self("refresh_token_not_found")
+    public static let refreshTokenAlreadyUsed = Self("refresh_token_already_used")
+    public static let sessionNotFound = Self("session_not_found")
+    public static let sessionExpired = Self("session_expired")
+    public static let invalidCredentials = Self("invalid_credentials")
+    public static let badJWT = Self("bad_jwt")
+    public static let noAuthorization = Self("no_authorization")
+    public static let badJSON = Self("bad_json")
+    public static let validationFailed = Self("validation_failed")
+    public static let userAlreadyExists = Self("user_already_exists")
+    public static let emailExists = Self("email_exists")
+    public static let weakPassword = Self("weak_password")
+    public static let userNotFound = Self("user_not_found")
+    public static let overRequestRateLimit = Self("over_request_rate_limit")
+    public static let unsupportedGrantType = Self("unsupported_grant_type")
+    public static let flowStateNotFound = Self("flow_state_not_found")
+    public static let flowStateExpired = Self("flow_state_expired")
+    public static let badCodeVerifier = Self("bad_code_verifier")
+    public static let badOAuthState = Self("bad_oauth_state")
+    public static let badOAuthCallback = Self("bad_oauth_callback")
+    public static let providerDisabled = Self("provider_disabled")
+    public static let requestTimeout = Self("request_timeout")
+    public static let unexpectedFailure = Self("unexpected_failure")
+    /// OAuth 2.0's generic refusal, sent by older GoTrue and custom backends.
+    public static let invalidGrant = Self("invalid_grant")
+
+    /// True for codes that mean the session itself is over.
+    public var endsSession: Bool {
+        switch self {
+        case .refreshTokenNotFound, .sessionNotFound, .sessionExpired, .invalidGrant: true
+        default: false
+        }
+    }
+}
