@@ -87,6 +87,7 @@ let package = Package(
             name: "sessionctl",
             dependencies: [
                 "SessionKit",
+                "SessionCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
