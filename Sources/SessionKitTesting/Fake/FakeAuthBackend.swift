@@ -184,7 +184,8 @@ public actor FakeAuthBackend: HTTPTransport {
         }
     }
 
-    static func endpoint(of request: URLRequest) -> FakeEndpoint {
+    /// Which endpoint `request` addresses.
+    public static func endpoint(of request: URLRequest) -> FakeEndpoint {
         guard let url = request.url else { return .unknown }
         let method = request.httpMethod ?? "GET"
         let path = url.path
