@@ -9,6 +9,8 @@ import SessionCore
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     // `URLSession` is thread-safe; the class is immutable after init.
     public let session: URLSession
+    /// Only a session this transport created is invalidated with it.
+    private let ownsSession: Bool
 
     /// Creates a transport with its own ephemeral session.
     ///
@@ -24,11 +26,13 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         self.session = URLSession(configuration: configuration)
+        self.ownsSession = true
     }
 
     /// Uses a session the app configured itself.
     public init(session: URLSession) {
         self.session = session
+        self.ownsSession = false
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
@@ -40,7 +44,8 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     }
 
     deinit {
-        // A session keeps its delegate queue alive until invalidated.
-        session.finishTasksAndInvalidate()
+        // A session keeps its delegate queue alive until invalidated; an
+        // app's own session is the app's to invalidate.
+        if ownsSession { session.finishTasksAndInvalidate() }
     }
 }
