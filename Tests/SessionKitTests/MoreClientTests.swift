@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+import SessionKitTesting
+import Testing
+
+@testable import SessionKit
+
+@Suite(.timeLimit(.minutes(1)))
+struct MoreClientTests {
+    func activities(_ f: Fixture) -> URLRequest {
+        URLRequest(url: f.fake.baseURL.appendingPathComponent("v1/activities"))
+    }
+
+    @Test func concurrentRejectionsPublishSessionExpiredOnce() async throws {
+        let f = await Fixture.make()
+        let events = EventLog(f.client)
+        try await f.signIn()
+        await f.fake.inject(.gatewayError(status: 401, code: .sessionExpired), on: .activities, times: 2)
+        await f.fake.inject(.goTrueError(status: 400, code: .refreshTokenNotFound), on: .refresh)
+        let client = f.client
+        let request = activities(f)
+        async let first: Void = { _ = try? await client.send(request) }()
+        async let second: Void = { _ = try? await client.send(request) }()
+        _ = await (first, second)
+        #expect(f.client.currentState == .expired(reason: SessionError.sessionExpiredMessage))
+        #expect(await f.fake.count(.refresh) == 1)
+        let seen = await events.finish(f.client)
+        #expect(seen.expiredCount == 1)
+    }
+
+    @Test func authRequiredOnRefreshSignsOutWithoutAMessage() async throws {
+        let f = await Fixture.make()
+        let events = EventLog(f.client)
+        try await f.signIn()
+        await f.fake.inject(.gatewayError(status: 401, code: .authRequired), on: .refresh)
+        await #expect(throws: SessionError.authRequired) { try await f.client.refresh() }
+        #expect(f.client.currentState == .signedOut)
+        #expect(try await f.store.load() == nil)
+        let seen = await events.finish(f.client)
+        #expect(seen.expiredCount == 0)
+        #expect(seen.contains(.signedOut))
+    }
+
+    @Test func resumeWhileOfflineRetriesAtOnce() async throws {
+        let f = await Fixture.make(automaticRefresh: true)
+        let old = try await f.signIn()
+        await f.fake.inject(.drop(.notConnectedToInternet), on: .refresh)
+        #expect(await f.clock.waitForSleepers(count: 1))
+        await f.clock.advance(by: 3300)
+        #expect(await eventually { f.client.currentState == .offline(old) })
+        await f.client.resume()
+        #expect(await f.fake.count(.refresh) == 2)
+        #expect(await f.client.session()?.refreshToken != old.refreshToken)
+        if case .signedIn = f.client.currentState {} else { Issue.record("expected signedIn after resume") }
+        await f.client.shutdown()
+    }
+
+    @Test func fileStoreWriteFailureIsATypedError() async throws {
+        // A regular file where the directory should be: nothing can be written beneath it.
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("sessionkit-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let store = FileSessionStore(directory: blocker.appendingPathComponent("sessions"))
+        let record = StoredSession(accessToken: "a", refreshToken: "r", expiresAt: nil)
+        await #expect(throws: SessionStoreError.writeFailed("")) { try await store.save(record) }
+        #expect(try Data(contentsOf: blocker) == Data("x".utf8))
+    }
+
+    @Test func middlewaresRunInOrderAroundTheTransport() async throws {
+        struct Tag: TransportMiddleware {
+            let name: String
+            func intercept(
+                _ request: URLRequest, next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+            ) async throws -> (Data, HTTPURLResponse) {
+                var request = request
+                let seen = request.value(forHTTPHeaderField: "X-Order") ?? ""
+                request.setValue(seen + name, forHTTPHeaderField: "X-Order")
+                return try await next(request)
+            }
+        }
+        let recorder = ScriptedTransport([.answer(status: 204)])
+        let transport = MiddlewareTransport(base: recorder, middlewares: [Tag(name: "a"), Tag(name: "b")])
+        _ = try await transport.send(URLRequest(url: URL(string: "https://example.com")!))
+        #expect(await recorder.requests.first?.value(forHTTPHeaderField: "X-Order") == "ab")
+    }
+
+    @Test func statesStreamStartsWithTheCurrentStateForEachSubscriber() async throws {
+        let f = await Fixture.make()
+        let session = try await f.signIn()
+        var first = f.client.states.makeAsyncIterator()
+        var second = f.client.states.makeAsyncIterator()
+        #expect(await first.next() == .signedIn(session))
+        #expect(await second.next() == .signedIn(session))
+        try await f.client.signOut()
+        #expect(await first.next() == .signedOut)
+        #expect(await second.next() == .signedOut)
+    }
+}
