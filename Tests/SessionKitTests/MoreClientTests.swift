@@ -99,3 +99,21 @@ struct MoreClientTests {
         #expect(await second.next() == .signedOut)
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct SignOutWithoutRestoreTests {
+    @Test func signOutWithoutRestoreTellsTheServer() async throws {
+        let clock = ManualClock()
+        let fake = FakeAuthBackend(clock: clock)
+        let store = InMemorySessionStore()
+        let first = await Fixture.make(store: store, clock: clock, fake: fake)
+        let session = try await first.signIn()
+        // A second short-lived process on the same store signs out without restoring.
+        let second = await Fixture.make(store: store, clock: clock, fake: fake)
+        try await second.client.signOut()
+        #expect(await fake.count(.logout) == 1)
+        #expect(await !fake.isFamilyActive(refreshToken: session.refreshToken))
+        #expect(try await store.load() == nil)
+        #expect(second.client.currentState == .signedOut)
+    }
+}

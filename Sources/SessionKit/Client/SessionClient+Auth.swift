@@ -58,8 +58,12 @@ extension SessionClient {
     /// - Throws: for `.global` and `.others`, the server's error if it could not
     ///   be told; ``SessionError/persistenceFailed`` if the stored session could not be deleted.
     public func signOut(scope: SignOutScope = .local) async throws(SessionError) {
+        if current == nil {
+            // Not restored (a CLI run, say): sign out what the store holds, server included.
+            await adoptStoredSessionForSignOut()
+        }
         guard var session = current else {
-            // Nothing in memory; make sure nothing is left on disk either.
+            // Nothing in memory or the store; make sure nothing is left on disk either.
             try await clearStore()
             broadcaster.set(.signedOut)
             return
@@ -102,6 +106,18 @@ extension SessionClient {
             if scope == .global { throw serverError }
         } else {
             logger.info("Signed out", metadata: ["scope": "\(scope.rawValue)"])
+        }
+    }
+
+    private func adoptStoredSessionForSignOut() async {
+        do {
+            guard let record = try await store.load() else { return }
+            generation += 1
+            current = record.session
+            lastStoredRefreshToken = record.refreshToken
+        } catch {
+            // Unreadable (a corrupt record is already moved aside): only the local clear remains.
+            logger.notice("The stored session could not be read for sign-out", metadata: ["reason": "\(error)"])
         }
     }
 

@@ -128,10 +128,11 @@ extension SessionClient {
         case .alreadyUsed(let error), .terminal(let error):
             // Another process may have written a newer session (it refreshed
             // first, or signed in again): adopt it rather than end anything.
-            if case .adopted(let adopted) = await adoptStoredSessionIfNewer(than: session, generation: gen) {
-                return .success(adopted)
+            switch await adoptStoredSessionIfNewer(than: session, generation: gen) {
+            case .adopted(let adopted): return .success(adopted)
+            case .signedOutElsewhere: return .failure(.notSignedIn)
+            case .unchanged: return await endRefreshedSession(.terminal(error), error: error)
             }
-            return await endRefreshedSession(.terminal(error), error: error)
         case .signedOutSilently(let error):
             return await endRefreshedSession(outcome, error: error)
         case .transient(let error):
