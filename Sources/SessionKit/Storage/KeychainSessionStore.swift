@@ -1,8 +1,5 @@
 #if canImport(Security)
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Security
 import SessionCore
 
@@ -11,21 +8,28 @@ import SessionCore
 /// Accessible after first unlock, so background refreshes work while the
 /// device is locked; an access group shares it with app extensions. Kept thin:
 /// the record is the same JSON as ``FileSessionStore`` writes. The keychain
-/// has no lock across processes, so extensions rely on reuse grace and
-/// `refresh_token_already_used` adoption instead.
+/// has no lock across processes: give `lockDirectory` (a folder in the app
+/// group container) so an app and its extensions refresh one at a time;
+/// without it they rely on the server's reuse grace and adoption.
 public struct KeychainSessionStore: SessionStore {
     public let service: String
     public let account: String
     public let accessGroup: String?
+    /// Where the cross-process refresh lock lives (an app group folder), if anywhere.
+    public let lockDirectory: URL?
 
     /// - Parameters:
     ///   - service: the keychain service (default: the app's bundle id + ".sessionkit").
     ///   - account: the item's account name.
     ///   - accessGroup: a keychain access group shared with app extensions.
-    public init(service: String? = nil, account: String = "session", accessGroup: String? = nil) {
+    ///   - lockDirectory: a folder every process sharing the item can reach, for the refresh lock.
+    public init(
+        service: String? = nil, account: String = "session", accessGroup: String? = nil, lockDirectory: URL? = nil
+    ) {
         self.service = service ?? ((Bundle.main.bundleIdentifier ?? "SessionKit") + ".sessionkit")
         self.account = account
         self.accessGroup = accessGroup
+        self.lockDirectory = lockDirectory
     }
 
     private var baseQuery: [String: Any] {
@@ -94,7 +98,13 @@ public struct KeychainSessionStore: SessionStore {
     }
 
     public func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock {
-        NoCrossProcessLock()
+        guard let lockDirectory else { return NoCrossProcessLock() }
+        do {
+            try FileManager.default.createDirectory(at: lockDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .lockFailed("creating \(lockDirectory.path): \(error)")
+        }
+        return try await FileLock.acquire(path: lockDirectory.appendingPathComponent("session.lock").path)
     }
 }
 #endif
