@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Logging
 import SessionCore
 import SessionKitTesting
 import Testing
@@ -115,5 +116,24 @@ struct SignOutWithoutRestoreTests {
         #expect(await !fake.isFamilyActive(refreshToken: session.refreshToken))
         #expect(try await store.load() == nil)
         #expect(second.client.currentState == .signedOut)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct CorruptionDuringSessionTests {
+    @Test func aStoreCorruptedWhileSignedInIsRewrittenByTheNextRefresh() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionkit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileSessionStore(directory: directory)
+        let f = await Fixture.make(store: store)
+        try await f.signIn()
+        try Data("{ half a record".utf8).write(to: store.fileURL)
+        f.expireAccessToken()
+        let token = try await f.client.accessToken()
+        let reloaded = try #require(try await store.load())
+        #expect(reloaded.accessToken == token)
+        #expect(f.logs.entries.contains { $0.level == .error && $0.message.contains("re-read") })
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.contains { $0.hasPrefix("session.json.corrupt-") })
     }
 }

@@ -44,6 +44,8 @@ public final class FileSessionStore: SessionStore {
         do {
             data = try Data(contentsOf: fileURL)
         } catch {
+            // Deleted between the check and the read (another process signed out): nothing stored.
+            if !FileManager.default.fileExists(atPath: path) { return nil }
             throw .readFailed(String(describing: error))
         }
         let record: StoredSession
