@@ -53,6 +53,7 @@ struct RefreshOutcomeTests {
         .status(408),
         .body(Data("{\"access_token\": 12}".utf8)),
         .body(Data("not json at all".utf8)),
+        .body(Data(#"{"access_token":"a","token_type":"bearer","expires_in":3600,"refresh_token":"","user":{"id":"u","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}}"#.utf8)),
         .status(404, body: Data("{\"message\":\"no route\"}".utf8)),
     ]
 

@@ -28,6 +28,22 @@ public enum BackendDecoding {
         }
     }
 
+    /// Checks a decoded session body is usable: both tokens present, a sane lifetime.
+    ///
+    /// - Throws: ``SessionError/decoding`` naming the field; nothing is stored from such a body.
+    public static func validate(_ response: TokenResponse) throws(SessionError) -> TokenResponse {
+        let problem: String? =
+            if response.accessToken.isEmpty { "access_token is empty" }
+            else if response.refreshToken.isEmpty { "refresh_token is empty" }
+            else if response.accessToken.utf8.count > 16 * 1024 { "access_token is larger than 16 KiB" }
+            else if response.expiresIn < 0 { "expires_in is negative" }
+            else { nil }
+        if let problem {
+            throw SessionError.decoding.with(message: "The server's session could not be used.", underlying: problem)
+        }
+        return response
+    }
+
     /// Encodes a request body.
     static func encode(_ value: some Encodable) throws(SessionError) -> Data {
         do {

@@ -16,7 +16,7 @@ extension SessionClient {
     public func signIn(email: String, password: String) async throws(SessionError) -> Session {
         let request = try backend.request(for: .signIn(PasswordCredentials(email: email, password: password)))
         let data = try await sendUnauthorized(request, context: .signIn)
-        let response = try backend.decodeSession(data)
+        let response = try BackendDecoding.validate(backend.decodeSession(data))
         let session = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
         try await establish(session)
         return session
@@ -32,7 +32,7 @@ extension SessionClient {
         let body = try await sendUnauthorized(request, context: .request)
         let sessionError: SessionError
         do {
-            let response = try backend.decodeSession(body)
+            let response = try BackendDecoding.validate(backend.decodeSession(body))
             let session = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
             try await establish(session)
             return .signedIn(session)

@@ -73,7 +73,7 @@ enum ResponseClassifier {
     ) -> RefreshOutcome {
         if (200..<300).contains(status) {
             do {
-                return .success(try backend.decodeSession(body))
+                return .success(try BackendDecoding.validate(backend.decodeSession(body)))
             } catch {
                 // A 200 we cannot read proves nothing about the session: keep it, retry.
                 return .transient(error)
