@@ -169,3 +169,29 @@ struct RequestTests {
         #expect(try await f.store.load() == nil)
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct ForeignRejectionTests {
+    @Test func aBare401AfterTheRetryKeepsTheSession() async throws {
+        let f = await Fixture.make()
+        try await f.signIn()
+        await f.fake.inject(.status(401), on: .activities, times: 2)
+        let request = URLRequest(url: f.fake.baseURL.appendingPathComponent("v1/activities"))
+        await #expect(throws: SessionError.authRequired) { try await f.client.send(request) }
+        #expect(f.client.currentState.isSignedIn)
+        #expect(await f.fake.count(.refresh) == 1)
+        #expect(try await f.store.load() != nil)
+    }
+
+    @Test func sessionExpiredAfterTheRetryEndsTheSessionOnce() async throws {
+        let f = await Fixture.make()
+        let events = EventLog(f.client)
+        try await f.signIn()
+        await f.fake.inject(.gatewayError(status: 401, code: .sessionExpired), on: .activities, times: 2)
+        let request = URLRequest(url: f.fake.baseURL.appendingPathComponent("v1/activities"))
+        await #expect(throws: SessionError.sessionExpired) { try await f.client.send(request) }
+        #expect(f.client.currentState == .expired(reason: SessionError.sessionExpiredMessage))
+        let seen = await events.finish(f.client)
+        #expect(seen.expiredCount == 1)
+    }
+}

@@ -70,17 +70,24 @@ extension SessionClient {
         let (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
         guard Self.rejectsToken(retryResponse, retryData) else { return try Self.check(retryData, retryResponse) }
 
-        // A freshly refreshed token rejected again: the server means it.
+        // A freshly refreshed token rejected again. Only the gateway contract's
+        // explicit codes end the session; a bare 401 (a third-party API the
+        // app called, say) is the caller's error, never a sign-out.
         let error = ResponseClassifier.error(
             status: retryResponse.statusCode, body: retryData, headers: retryResponse, context: .request)
-        if error == .sessionExpired {
+        switch error.code {
+        case .sessionExpired?:
             logger.notice("The server rejected a freshly refreshed token as expired; ending the session")
             await endSession(.expired)
             throw error
+        case .authRequired?:
+            logger.info("The server requires a new sign-in; signed out")
+            await endSession(.silently)
+            throw error
+        default:
+            logger.notice("A freshly refreshed token was rejected; keeping the session", metadata: ["status": "\(retryResponse.statusCode)"])
+            throw error
         }
-        logger.info("The server requires a new sign-in; signed out")
-        await endSession(.silently)
-        throw SessionError.authRequired.with(status: retryResponse.statusCode)
     }
 
     private func sendWithToken(_ request: URLRequest, session: Session) async throws(SessionError) -> (Data, HTTPURLResponse) {
