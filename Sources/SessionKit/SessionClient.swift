@@ -138,7 +138,7 @@ public actor SessionClient {
         broadcaster.set(.signedIn(session))
         apply(machine.sessionChanged(to: session, now: clock.now))
         switch configuration.launchValidation {
-        case .none:
+        case .skip:
             break
         case .blocking:
             await validate(generation: gen)

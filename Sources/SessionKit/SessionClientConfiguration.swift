@@ -13,8 +13,10 @@ public struct SessionClientConfiguration: Sendable {
         case background
         /// Validate with the server before `restore()` returns.
         case blocking
-        /// Do not contact the server at launch (a CLI that only needs a token, say).
-        case none
+        /// Do not contact the server at launch (a CLI that only needs a token, say):
+        /// an unexpired token is reported `signedIn` on its expiry alone, an
+        /// expired one is still refreshed first.
+        case skip
     }
 
     /// The server.

@@ -15,7 +15,7 @@
 //     let client = SessionClient(configuration: .init(
 //         backend: .goTrue(url: url, apiKey: key),
 //         store: FileSessionStore(directory: dir),
-//         launchValidation: .none, automaticRefresh: false))
+//         launchValidation: .skip, automaticRefresh: false))
 //     _ = try await client.restore()
 //     let token = try await client.accessToken()
 //     await client.shutdown()

@@ -47,7 +47,7 @@ struct BackendTests {
         record.expiresAt = clock.now.addingTimeInterval(-1)
         let configuration = SessionClientConfiguration(
             backend: backend, store: InMemorySessionStore(record), clock: clock, transport: fake,
-            launchValidation: .none, automaticRefresh: false, logger: LogCapture().logger())
+            launchValidation: .skip, automaticRefresh: false, logger: LogCapture().logger())
         let client = SessionClient(configuration: configuration)
         let state = try await client.restore()
         #expect(await fake.count(.customRefresh) == 1)

@@ -100,7 +100,7 @@ struct LaunchTests {
         let clock = ManualClock()
         let fake = FakeAuthBackend(clock: clock)
         let (store, response) = try await seededStore(fake, expiresAt: .some(nil))
-        let f = await Fixture.make(store: store, clock: clock, fake: fake, launchValidation: .none)
+        let f = await Fixture.make(store: store, clock: clock, fake: fake, launchValidation: .skip)
         let state = try await f.client.restore()
         #expect(state.session?.accessToken == response.accessToken)
         #expect(state.session?.expiresAt == Date(timeIntervalSince1970: TimeInterval(response.expiresAt ?? 0)))
@@ -113,7 +113,7 @@ struct LaunchTests {
         let (seeded, response) = try await seededStore(fake, expiresAt: .some(nil))
         var record = try #require(try await seeded.load())
         record.accessToken = "opaque-token-without-claims"
-        let f = await Fixture.make(store: InMemorySessionStore(record), clock: clock, fake: fake, launchValidation: .none)
+        let f = await Fixture.make(store: InMemorySessionStore(record), clock: clock, fake: fake, launchValidation: .skip)
         let state = try await f.client.restore()
         #expect(await fake.count(.refresh) == 1)
         #expect(state.session?.refreshToken != response.refreshToken)

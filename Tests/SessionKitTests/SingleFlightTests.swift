@@ -62,7 +62,7 @@ struct SingleFlightTests {
         // Two store instances: separate open file descriptions contend for the flock as two processes do.
         let a = await Fixture.make(store: FileSessionStore(directory: directory), clock: clock, fake: fake)
         let b = await Fixture.make(
-            store: FileSessionStore(directory: directory), clock: clock, fake: fake, launchValidation: .none)
+            store: FileSessionStore(directory: directory), clock: clock, fake: fake, launchValidation: .skip)
         let old = try await a.signIn()
         #expect(try await b.client.restore().session?.refreshToken == old.refreshToken)
         a.expireAccessToken()
@@ -87,7 +87,7 @@ struct SingleFlightTests {
         let fake = FakeAuthBackend(clock: clock)
         let a = await Fixture.make(store: FileSessionStore(directory: directory), clock: clock, fake: fake)
         let b = await Fixture.make(
-            store: FileSessionStore(directory: directory), clock: clock, fake: fake, launchValidation: .none)
+            store: FileSessionStore(directory: directory), clock: clock, fake: fake, launchValidation: .skip)
         try await a.signIn()
         _ = try await b.client.restore()
         try await a.client.signOut()
