@@ -99,6 +99,25 @@ struct StoreTests {
         await again.unlock()  // idempotent
     }
 
+    @Test func fileStoreRetriesAFailedWriteUpToThreeTimes() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let flaky = FileSessionStore(directory: directory, maximumWriteAttempts: 3) { (attempt: Int) throws(SessionStoreError) in
+            if attempt < 3 { throw .writeFailed("injected on attempt \(attempt)") }
+        }
+        try await flaky.save(record())
+        #expect(try await flaky.load()?.refreshToken == "refresh-token-1")
+
+        let broken = FileSessionStore(directory: directory, maximumWriteAttempts: 3) { (attempt: Int) throws(SessionStoreError) in
+            throw .writeFailed("injected on attempt \(attempt)")
+        }
+        var newer = record()
+        newer.refreshToken = "refresh-token-2"
+        await #expect(throws: SessionStoreError.writeFailed("")) { try await broken.save(newer) }
+        // The earlier record is intact.
+        #expect(try await broken.load()?.refreshToken == "refresh-token-1")
+    }
+
     @Test func expiryComesFromTheRecordThenTheJWTElseExpired() {
         let jwtExp = Self.t0.addingTimeInterval(1800)
         let jwt = TestJWT.make(issuedAt: Self.t0, expiresAt: jwtExp)

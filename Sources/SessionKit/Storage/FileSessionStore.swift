@@ -31,10 +31,21 @@ public final class FileSessionStore: SessionStore {
     /// The cross-process refresh lock's path.
     public var lockURL: URL { directory.appendingPathComponent("session.lock") }
 
+    /// A test seam: called before each write attempt (1-based); throwing fails that attempt.
+    let beforeWrite: (@Sendable (Int) throws(SessionStoreError) -> Void)?
+
     /// Creates a store in `directory` (created with mode 0700 on first save if missing).
-    public init(directory: URL, maximumWriteAttempts: Int = 3) {
+    public convenience init(directory: URL, maximumWriteAttempts: Int = 3) {
+        self.init(directory: directory, maximumWriteAttempts: maximumWriteAttempts, beforeWrite: nil)
+    }
+
+    init(
+        directory: URL, maximumWriteAttempts: Int,
+        beforeWrite: (@Sendable (Int) throws(SessionStoreError) -> Void)?
+    ) {
         self.directory = directory
         self.maximumWriteAttempts = max(1, maximumWriteAttempts)
+        self.beforeWrite = beforeWrite
     }
 
     public func load() async throws(SessionStoreError) -> StoredSession? {
@@ -72,8 +83,9 @@ public final class FileSessionStore: SessionStore {
             throw .writeFailed("encoding: \(error)")
         }
         var lastError = SessionStoreError.writeFailed("not attempted")
-        for _ in 0..<maximumWriteAttempts {
+        for attempt in 1...maximumWriteAttempts {
             do {
+                try beforeWrite?(attempt)
                 try writeOnce(data)
                 return
             } catch {
