@@ -1,1 +1,2 @@
 @_exported import SessionCore
+@_exported import SessionKit

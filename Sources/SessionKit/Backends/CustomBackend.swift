@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// A backend whose endpoints are URLs of their own, such as Netlify functions
+/// (`/.netlify/functions/auth-refresh-token` taking `{"refresh_token": …}`).
+///
+/// Session and user bodies may be bare or wrapped in `{"success": true, "data": …}`.
+/// Operations without a URL throw ``SessionError/unsupported``.
+public struct CustomBackend: SessionBackend {
+    public var refreshURL: URL
+    public var meURL: URL
+    public var signInURL: URL?
+    public var signUpURL: URL?
+    public var signOutURL: URL?
+    public var updateProfileURL: URL?
+    public var deleteAccountURL: URL?
+    public var sessionsURL: URL?
+    /// Headers sent with every request to these endpoints (an API key, say).
+    public var headers: [String: String]
+
+    public init(
+        refreshURL: URL, meURL: URL, signInURL: URL? = nil, signUpURL: URL? = nil, signOutURL: URL? = nil,
+        updateProfileURL: URL? = nil, deleteAccountURL: URL? = nil, sessionsURL: URL? = nil,
+        headers: [String: String] = [:]
+    ) {
+        self.refreshURL = refreshURL
+        self.meURL = meURL
+        self.signInURL = signInURL
+        self.signUpURL = signUpURL
+        self.signOutURL = signOutURL
+        self.updateProfileURL = updateProfileURL
+        self.deleteAccountURL = deleteAccountURL
+        self.sessionsURL = sessionsURL
+        self.headers = headers
+    }
+
+    public func request(for operation: BackendOperation) throws(SessionError) -> URLRequest {
+        var request: URLRequest
+        switch operation {
+        case .signUp(let credentials):
+            request = try json(signUpURL, "sign-up", body: BackendDecoding.encode(credentials))
+        case .signIn(let credentials):
+            request = try json(signInURL, "sign-in", body: BackendDecoding.encode(credentials))
+        case .refresh(let refreshToken):
+            request = try json(
+                refreshURL, "refresh", body: BackendDecoding.encode(RefreshTokenRequest(refreshToken: refreshToken)))
+        case .currentUser:
+            request = URLRequest(url: meURL)
+        case .updateProfile(let update):
+            request = try json(updateProfileURL, "profile update", body: BackendDecoding.encode(update))
+            request.httpMethod = "PATCH"
+        case .deleteAccount:
+            request = URLRequest(url: try require(deleteAccountURL, "account deletion"))
+            request.httpMethod = "DELETE"
+        case .listSessions:
+            request = URLRequest(url: try require(sessionsURL, "session list"))
+        case .revokeSession(let id):
+            request = URLRequest(url: try require(sessionsURL, "session revocation").appendingPathComponent(id))
+            request.httpMethod = "DELETE"
+        case .signOut(let scope):
+            var components = URLComponents(url: try require(signOutURL, "sign-out"), resolvingAgainstBaseURL: false)
+            components?.queryItems = [URLQueryItem(name: "scope", value: scope.rawValue)]
+            guard let url = components?.url else { throw SessionError.unsupported }
+            request = URLRequest(url: url)
+            request.httpMethod = "POST"
+        }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    private func json(_ url: URL?, _ what: String, body: Data) throws(SessionError) -> URLRequest {
+        var request = URLRequest(url: try require(url, what))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        return request
+    }
+
+    private func require(_ url: URL?, _ what: String) throws(SessionError) -> URL {
+        guard let url else {
+            throw SessionError.unsupported.with(message: "This backend has no \(what) endpoint configured.")
+        }
+        return url
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// Supabase Auth (GoTrue) paths, as a hosted Supabase project and `auth-server` serve them.
+///
+/// Sign-up, sign-in, refresh, user and logout go to `/auth/v1/...` with the
+/// `apikey` header; account profile, deletion and the device list go to
+/// `auth-server`'s gateway (`/v1/auth/me`, `/v1/sessions`), which a hosted
+/// Supabase project does not have (those calls then fail with `notFound`).
+public struct GoTrueBackend: SessionBackend {
+    /// The server root (for Supabase, the project URL).
+    public var url: URL
+    /// Supabase's anon key, sent as `apikey`; `nil` for servers that need none.
+    public var apiKey: String?
+
+    public init(url: URL, apiKey: String? = nil) {
+        self.url = url
+        self.apiKey = apiKey
+    }
+
+    public func request(for operation: BackendOperation) throws(SessionError) -> URLRequest {
+        var request: URLRequest
+        switch operation {
+        case .signUp(let credentials):
+            request = try post("auth/v1/signup", body: BackendDecoding.encode(credentials))
+        case .signIn(let credentials):
+            let body = PasswordCredentials(email: credentials.email, password: credentials.password)
+            request = try post("auth/v1/token", query: ["grant_type": "password"], body: BackendDecoding.encode(body))
+        case .refresh(let refreshToken):
+            request = try post(
+                "auth/v1/token", query: ["grant_type": "refresh_token"],
+                body: BackendDecoding.encode(RefreshTokenRequest(refreshToken: refreshToken)))
+        case .currentUser:
+            request = URLRequest(url: endpoint("auth/v1/user"))
+        case .updateProfile(let update):
+            request = URLRequest(url: endpoint("v1/auth/me"))
+            request.httpMethod = "PATCH"
+            request.httpBody = try BackendDecoding.encode(update)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        case .deleteAccount:
+            request = URLRequest(url: endpoint("v1/auth/me"))
+            request.httpMethod = "DELETE"
+        case .listSessions:
+            request = URLRequest(url: endpoint("v1/sessions"))
+        case .revokeSession(let id):
+            guard let encoded = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
+                throw SessionError.invalidRequest.with(message: "The session id is not valid.")
+            }
+            request = URLRequest(url: endpoint("v1/sessions/\(encoded)"))
+            request.httpMethod = "DELETE"
+        case .signOut(let scope):
+            request = URLRequest(url: endpoint("auth/v1/logout", query: ["scope": scope.rawValue]))
+            request.httpMethod = "POST"
+        }
+        prepare(&request)
+        return request
+    }
+
+    public func prepare(_ request: inout URLRequest) {
+        // The anon key goes only to this server, never to third parties the app calls.
+        guard let apiKey, request.url?.host == url.host, request.value(forHTTPHeaderField: "apikey") == nil else {
+            return
+        }
+        request.setValue(apiKey, forHTTPHeaderField: "apikey")
+    }
+
+    private func post(_ path: String, query: [String: String] = [:], body: Data) -> URLRequest {
+        var request = URLRequest(url: endpoint(path, query: query))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        return request
+    }
+
+    private func endpoint(_ path: String, query: [String: String] = [:]) -> URL {
+        let base = url.appendingPathComponent(path)
+        guard !query.isEmpty, var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
+            return base
+        }
+        components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return components.url ?? base
+    }
+}

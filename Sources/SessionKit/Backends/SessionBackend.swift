@@ -1,0 +1,92 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// Which sessions a sign-out ends (GoTrue's `scope`).
+public enum SignOutScope: String, Sendable, Hashable, CaseIterable {
+    /// This session only.
+    case local
+    /// Every session of the user.
+    case global
+    /// Every session of the user except this one (this device stays signed in).
+    case others
+}
+
+/// One thing ``SessionClient`` asks a backend to do.
+public enum BackendOperation: Sendable, Hashable {
+    case signUp(PasswordCredentials)
+    case signIn(PasswordCredentials)
+    case refresh(refreshToken: String)
+    case currentUser
+    case updateProfile(ProfileUpdate)
+    case deleteAccount
+    case listSessions
+    case revokeSession(id: String)
+    case signOut(SignOutScope)
+
+    /// True when the request needs the access token (`Authorization: Bearer`).
+    public var requiresAuthorization: Bool {
+        switch self {
+        case .signUp, .signIn, .refresh: false
+        default: true
+        }
+    }
+}
+
+/// The server a ``SessionClient`` talks to: where each operation goes and how answers read.
+///
+/// ``GoTrueBackend`` speaks Supabase Auth (and `auth-server`); ``CustomBackend``
+/// covers servers with their own refresh and me URLs. Implement it for anything else.
+/// ``SessionClient`` attaches `Authorization` itself and classifies every
+/// error answer (both GoTrue shapes, the gateway envelope, OAuth's shape).
+public protocol SessionBackend: Sendable {
+    /// Builds the request for `operation`, without `Authorization`.
+    ///
+    /// - Throws: ``SessionError/unsupported`` when this backend cannot do it.
+    func request(for operation: BackendOperation) throws(SessionError) -> URLRequest
+
+    /// Adds what this server wants on every request (an `apikey`, say),
+    /// including app requests sent through ``SessionClient/send(_:)``.
+    func prepare(_ request: inout URLRequest)
+
+    /// Reads a session body (sign-in, sign-up, refresh).
+    func decodeSession(_ data: Data) throws(SessionError) -> TokenResponse
+
+    /// Reads a user body.
+    func decodeUser(_ data: Data) throws(SessionError) -> SessionUser
+}
+
+extension SessionBackend {
+    public func prepare(_ request: inout URLRequest) {}
+
+    /// Accepts the bare body or the gateway's `{"success": true, "data": …}`.
+    public func decodeSession(_ data: Data) throws(SessionError) -> TokenResponse {
+        try BackendDecoding.decode(TokenResponse.self, from: data, what: "session")
+    }
+
+    /// Accepts the bare body or the gateway's `{"success": true, "data": …}`.
+    public func decodeUser(_ data: Data) throws(SessionError) -> SessionUser {
+        try BackendDecoding.decode(SessionUser.self, from: data, what: "user")
+    }
+}
+
+extension SessionBackend where Self == GoTrueBackend {
+    /// Supabase Auth or `auth-server` at `url` (the project or server root).
+    public static func goTrue(url: URL, apiKey: String? = nil) -> GoTrueBackend {
+        GoTrueBackend(url: url, apiKey: apiKey)
+    }
+}
+
+extension SessionBackend where Self == CustomBackend {
+    /// A server with its own refresh and me endpoints.
+    public static func custom(
+        refreshURL: URL, meURL: URL, signInURL: URL? = nil, signUpURL: URL? = nil, signOutURL: URL? = nil,
+        headers: [String: String] = [:]
+    ) -> CustomBackend {
+        CustomBackend(
+            refreshURL: refreshURL, meURL: meURL, signInURL: signInURL, signUpURL: signUpURL, signOutURL: signOutURL,
+            headers: headers)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import SessionCore
+
+/// Authorized requests: Bearer attached, one forced refresh and retry on 401.
+extension SessionClient {
+    /// Sends an app request with `Authorization: Bearer` through the client's transport.
+    ///
+    /// On 401 (or GoTrue's 403 `bad_jwt`) it forces one refresh — never
+    /// answered by the token that was just rejected — and retries once.
+    /// 403 `FORBIDDEN` is returned as ``SessionError/forbidden`` without a refresh.
+    ///
+    /// - Returns: body and response of a 2xx answer.
+    /// - Throws: ``SessionError`` decoded from the error body (both GoTrue
+    ///   shapes and the gateway envelope); `AUTH_REQUIRED` after the retry
+    ///   signs out without a message and throws ``SessionError/authRequired``.
+    public func send(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
+        var request = request
+        backend.prepare(&request)
+        return try await authorizedSend(request)
+    }
+
+    /// The signed-in user, from the server.
+    public func me() async throws(SessionError) -> SessionUser {
+        let (data, _) = try await authorizedSend(try backend.request(for: .currentUser))
+        let user = try backend.decodeUser(data)
+        if var session = current, session.user?.id == nil || session.user?.id == user.id {
+            session.user = user
+            current = session
+        }
+        return user
+    }
+
+    /// Changes the profile (`PATCH /v1/auth/me`) and returns the updated user.
+    public func updateProfile(_ update: ProfileUpdate) async throws(SessionError) -> SessionUser {
+        let (data, _) = try await authorizedSend(try backend.request(for: .updateProfile(update)))
+        return try backend.decodeUser(data)
+    }
+
+    /// Deletes the account, then ends the session here.
+    public func deleteAccount() async throws(SessionError) {
+        _ = try await authorizedSend(try backend.request(for: .deleteAccount))
+        logger.info("The account was deleted; signed out")
+        await endSession(.signedOut)
+    }
+
+    /// This user's signed-in devices (`GET /v1/sessions`).
+    public func deviceSessions() async throws(SessionError) -> [DeviceSession] {
+        let (data, _) = try await authorizedSend(try backend.request(for: .listSessions))
+        return try BackendDecoding.decode([DeviceSession].self, from: data, what: "session list")
+    }
+
+    /// Signs out one device session by id (`DELETE /v1/sessions/{id}`).
+    public func revokeDeviceSession(id: String) async throws(SessionError) {
+        _ = try await authorizedSend(try backend.request(for: .revokeSession(id: id)))
+    }
+
+    // MARK: - Machinery
+
+    func authorizedSend(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
+        let session = try await validSession()
+        let (data, response) = try await sendWithToken(request, session: session)
+        guard Self.rejectsToken(response, data) else { return try Self.check(data, response) }
+
+        logger.info("The access token was rejected; refreshing once and retrying", metadata: ["status": "\(response.statusCode)"])
+        let refreshed = try await refreshSession(reason: .rejected(accessToken: session.accessToken))
+        let (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
+        guard Self.rejectsToken(retryResponse, retryData) else { return try Self.check(retryData, retryResponse) }
+
+        // A freshly refreshed token rejected again. Only the gateway contract's
+        // explicit codes end the session; a bare 401 (a third-party API the
+        // app called, say) is the caller's error, never a sign-out.
+        let error = ResponseClassifier.error(
+            status: retryResponse.statusCode, body: retryData, headers: retryResponse, context: .request)
+        switch error.code {
+        case .sessionExpired?:
+            logger.notice("The server rejected a freshly refreshed token as expired; ending the session")
+            await endSession(.expired)
+            throw error
+        case .authRequired?:
+            logger.info("The server requires a new sign-in; signed out")
+            await endSession(.silently)
+            throw error
+        default:
+            logger.notice("A freshly refreshed token was rejected; keeping the session", metadata: ["status": "\(retryResponse.statusCode)"])
+            throw error
+        }
+    }
+
+    private func sendWithToken(_ request: URLRequest, session: Session) async throws(SessionError) -> (Data, HTTPURLResponse) {
+        var request = request
+        request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+        switch await sendObserved(request) {
+        case .success(let answer):
+            return answer
+        case .failure(let error):
+            if error == .network, let current, current.refreshToken == session.refreshToken { markOffline(current) }
+            throw error
+        }
+    }
+
+    /// Sends a request that carries no access token (sign-in, sign-up); 2xx body or a typed error.
+    func sendUnauthorized(_ request: URLRequest, context: ResponseClassifier.Context) async throws(SessionError) -> Data {
+        let (data, response) = try await sendObserved(request).get()
+        guard (200..<300).contains(response.statusCode) else {
+            throw ResponseClassifier.error(status: response.statusCode, body: data, headers: response, context: context)
+        }
+        return data
+    }
+
+    /// Sends through the transport, learning the server's clock and reachability from every answer.
+    func sendObserved(_ request: URLRequest) async -> Result<(Data, HTTPURLResponse), SessionError> {
+        let answer: (Data, HTTPURLResponse)
+        do {
+            answer = try await configuration.transport.send(request)
+        } catch {
+            return .failure(ResponseClassifier.transportError(error))
+        }
+        let now = clock.now
+        if machine.offset.observe(dateHeader: answer.1.value(forHTTPHeaderField: "Date"), receivedAt: now) {
+            logger.info("Estimated the server clock offset", metadata: ["seconds": "\(Int(machine.offset.seconds))"])
+            if let current { apply(machine.sessionChanged(to: current, now: now)) }
+        }
+        if isOffline, let current, !machine.isExpired(current, now: now) {
+            isOffline = false
+            broadcaster.set(.signedIn(current))
+            broadcaster.publish(.online)
+        }
+        return .success(answer)
+    }
+
+    /// 401, or GoTrue's 403 for a bad or ended token; never the gateway's 403 `FORBIDDEN`.
+    static func rejectsToken(_ response: HTTPURLResponse, _ data: Data) -> Bool {
+        switch response.statusCode {
+        case 401: return true
+        case 403:
+            let body = ServerErrorBody.parse(data)
+            if body?.code == .forbidden { return false }
+            return body?.goTrueCode == .badJWT || body?.goTrueCode?.endsSession == true
+        default: return false
+        }
+    }
+
+    static func check(_ data: Data, _ response: HTTPURLResponse) throws(SessionError) -> (Data, HTTPURLResponse) {
+        guard (200..<300).contains(response.statusCode) else {
+            throw ResponseClassifier.error(status: response.statusCode, body: data, headers: response, context: .request)
+        }
+        return (data, response)
+    }
+}

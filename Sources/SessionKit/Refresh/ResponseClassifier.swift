@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// Turns a server answer or a transport failure into a ``SessionError``, and a
+/// refresh answer into a ``RefreshOutcome`` — DESIGN.md's tables in code.
+enum ResponseClassifier {
+    /// What the request was, where it changes the reading of a code.
+    enum Context {
+        case signIn, refresh, request
+    }
+
+    /// The typed error for an answer with a non-2xx `status`.
+    static func error(status: Int, body: Data, headers: HTTPURLResponse?, context: Context) -> SessionError {
+        let parsed = ServerErrorBody.parse(body)
+        let serverMessage = parsed.flatMap { $0.message.isEmpty ? nil : $0.message }
+        let retryAfter = headers.flatMap { retryAfterSeconds($0.value(forHTTPHeaderField: "Retry-After")) }
+        let code = parsed?.code
+        let goTrue = parsed?.goTrueCode
+
+        func make(_ base: SessionError, keepServerMessage: Bool = true) -> SessionError {
+            base.with(
+                message: keepServerMessage ? serverMessage : nil, status: status, code: code, goTrueCode: goTrue,
+                retryAfter: retryAfter)
+        }
+
+        if code == .sessionExpired || (goTrue?.endsSession ?? false) {
+            // A wrong password on the password grant is `invalid_grant` in older GoTrue.
+            if context == .signIn { return make(.invalidCredentials, keepServerMessage: false) }
+            // One message, whatever the server said, so the person sees one thing.
+            return make(.sessionExpired, keepServerMessage: false)
+        }
+        if goTrue == .invalidCredentials { return make(.invalidCredentials, keepServerMessage: false) }
+        if code == .authRequired || goTrue == .noAuthorization || goTrue == .badJWT {
+            return make(.authRequired, keepServerMessage: false)
+        }
+        if code == .forbidden { return make(.forbidden) }
+        if code == .rateLimited || goTrue == .overRequestRateLimit || status == 429 { return make(.rateLimited) }
+        if code == .invalidRequest || goTrue == .validationFailed || goTrue == .badJSON || goTrue == .weakPassword {
+            return make(.invalidRequest)
+        }
+        if code == .conflict || goTrue == .userAlreadyExists || goTrue == .emailExists || status == 409 {
+            return make(.conflict)
+        }
+        if code == .notFound || status == 404 { return make(.notFound) }
+        if status >= 500 || status == 408 || code == .internal {
+            return make(.server, keepServerMessage: false)
+        }
+        switch status {
+        case 401: return make(.authRequired, keepServerMessage: false)
+        case 403: return make(.forbidden)
+        case 400, 422: return make(.invalidRequest)
+        default: return make(.requestFailed)
+        }
+    }
+
+    /// The typed error for a request that got no answer.
+    static func transportError(_ error: any Error) -> SessionError {
+        if error is CancellationError { return .cancelled }
+        if let urlError = error as? URLError {
+            if urlError.code == .cancelled { return .cancelled }
+            return SessionError.network.with(underlying: "URLError \(urlError.code.rawValue)")
+        }
+        if let sessionError = error as? SessionError { return sessionError }
+        return SessionError.network.with(underlying: String(describing: type(of: error)))
+    }
+
+    /// Reads the refresh answer as DESIGN.md's refresh-outcome table.
+    static func refreshOutcome(
+        status: Int, body: Data, headers: HTTPURLResponse?, backend: any SessionBackend
+    ) -> RefreshOutcome {
+        if (200..<300).contains(status) {
+            do {
+                return .success(try BackendDecoding.validate(backend.decodeSession(body)))
+            } catch {
+                // A 200 we cannot read proves nothing about the session: keep it, retry.
+                return .transient(error)
+            }
+        }
+        let failure = Self.error(status: status, body: body, headers: headers, context: .refresh)
+        if failure.goTrueCode == .refreshTokenAlreadyUsed { return .alreadyUsed(failure) }
+        if failure == .sessionExpired { return .terminal(failure) }
+        if failure == .authRequired { return .signedOutSilently(failure) }
+        // 5xx, 429, 408 and anything else unexpected (a 404 from a misrouted
+        // proxy, say): keep the session and retry. Only the server's explicit
+        // "this session is over" ends it.
+        return .transient(failure)
+    }
+
+    /// `Retry-After` as seconds (delta-seconds only; an HTTP-date is rare on auth endpoints).
+    static func retryAfterSeconds(_ value: String?) -> TimeInterval? {
+        guard let value, let seconds = TimeInterval(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+            seconds >= 0
+        else { return nil }
+        return seconds
+    }
+}
+
+/// What a refresh attempt came to.
+enum RefreshOutcome: Sendable {
+    case success(TokenResponse)
+    /// Keep the session, retry with backoff.
+    case transient(SessionError)
+    /// The refresh token was already used: re-read the store, adopt a newer session, else end.
+    case alreadyUsed(SessionError)
+    /// The server ended the session.
+    case terminal(SessionError)
+    /// The server wants credentials: go to sign-in without an error message.
+    case signedOutSilently(SessionError)
+}

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// A signed-in session: the tokens, when the access token expires and who it belongs to.
+///
+/// `expiresAt` is in the server's time (as the server wrote `expires_at`);
+/// ``SessionClient`` compares it with its estimate of the server's clock.
+public struct Session: Sendable, Hashable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var tokenType: String
+    /// When the access token expires, in server time.
+    public var expiresAt: Date
+    /// Lifetime of the access token in seconds, when known (`expires_in`).
+    public var lifetime: TimeInterval?
+    /// The user, when the server sent one.
+    public var user: SessionUser?
+
+    public init(
+        accessToken: String, refreshToken: String, tokenType: String = "bearer", expiresAt: Date,
+        lifetime: TimeInterval? = nil, user: SessionUser? = nil
+    ) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.lifetime = lifetime
+        self.user = user
+    }
+
+    /// The session id claim of the access token, when it carries one.
+    public var sessionID: String? {
+        do {
+            return try UnverifiedJWT(accessToken).claims.sessionId
+        } catch {
+            // Opaque access tokens carry no claims; no session id then.
+            return nil
+        }
+    }
+}
+
+extension Session: CustomStringConvertible {
+    /// Redacted: tokens show at most their first 6 characters.
+    public var description: String {
+        "Session(access: \(TokenRedaction.prefix(accessToken)), refresh: \(TokenRedaction.prefix(refreshToken)), "
+            + "expiresAt: \(WireCoding.formatDate(expiresAt)), user: \(user?.id ?? "-"))"
+    }
+}
+
+extension Session {
+    /// Builds a session from a token response.
+    ///
+    /// - Parameter serverNow: the estimated server time, used when the server
+    ///   sent `expires_in` but no `expires_at`.
+    public init(response: TokenResponse, serverNow: Date) {
+        let expiresAt =
+            response.expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            ?? serverNow.addingTimeInterval(TimeInterval(response.expiresIn))
+        self.init(
+            accessToken: response.accessToken, refreshToken: response.refreshToken, tokenType: response.tokenType,
+            expiresAt: expiresAt, lifetime: response.expiresIn > 0 ? TimeInterval(response.expiresIn) : nil,
+            user: response.user)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// Everything that can go wrong in ``SessionClient``, as one evolvable type.
+///
+/// A struct with a private kind and static members (as Hummingbird's
+/// `PersistError`), so new cases never break a caller's `switch`. Compare with
+/// `==` against the static members: equality looks at the kind only.
+///
+/// ```swift
+/// catch let error as SessionError where error == .sessionExpired { showSignIn(error.message) }
+/// ```
+public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Kind: String, Sendable, Hashable {
+        case sessionExpired, authRequired, forbidden, invalidRequest, invalidCredentials, rateLimited
+        case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
+        case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
+    }
+
+    private let kind: Kind
+    /// What happened and what to do, in words a person can act on.
+    public let message: String
+    /// The HTTP status the server answered, when there was an answer.
+    public let status: Int?
+    /// The gateway code (`error.code` of the envelope), when the server sent one.
+    public let code: ErrorCode?
+    /// The GoTrue or OAuth `error_code`, when the server sent one.
+    public let goTrueCode: GoTrueErrorCode?
+    /// Seconds the server asked us to wait (`Retry-After`), when it did.
+    public let retryAfter: TimeInterval?
+    /// A short technical description of an underlying cause (never a token).
+    public let underlying: String?
+
+    private init(
+        _ kind: Kind, _ message: String, status: Int? = nil, code: ErrorCode? = nil,
+        goTrueCode: GoTrueErrorCode? = nil, retryAfter: TimeInterval? = nil, underlying: String? = nil
+    ) {
+        self.kind = kind
+        self.message = message
+        self.status = status
+        self.code = code
+        self.goTrueCode = goTrueCode
+        self.retryAfter = retryAfter
+        self.underlying = underlying
+    }
+
+    /// The message every "your session is over" path shows, exactly once.
+    public static let sessionExpiredMessage = "Your session has expired. Please sign in again."
+
+    public static let sessionExpired = SessionError(.sessionExpired, sessionExpiredMessage)
+    public static let authRequired = SessionError(.authRequired, "You need to sign in to continue.")
+    public static let forbidden = SessionError(.forbidden, "You do not have access to this resource.")
+    public static let invalidRequest = SessionError(.invalidRequest, "The request is not valid.")
+    public static let invalidCredentials = SessionError(
+        .invalidCredentials, "The email or password is not correct. Check them and try again.")
+    public static let rateLimited = SessionError(.rateLimited, "Too many requests. Please wait a moment and try again.")
+    public static let network = SessionError(
+        .network, "The server cannot be reached. Check your connection; you are still signed in.")
+    public static let server = SessionError(
+        .server, "The server had a problem. You are still signed in; please try again shortly.")
+    public static let notSignedIn = SessionError(.notSignedIn, "You are not signed in. Please sign in first.")
+    public static let persistenceFailed = SessionError(
+        .persistenceFailed, "The session could not be saved on this device. It is kept in memory; saving is retried.")
+    public static let decoding = SessionError(.decoding, "The server's answer could not be read.")
+    public static let notFound = SessionError(.notFound, "Not found.")
+    public static let conflict = SessionError(.conflict, "The request conflicts with existing data.")
+    public static let unsupported = SessionError(.unsupported, "This backend does not support that operation.")
+    public static let storeCorrupted = SessionError(
+        .storeCorrupted, "The saved session could not be read and was moved aside. Please sign in again.")
+    public static let storeUnavailable = SessionError(
+        .storeUnavailable, "The saved session cannot be read right now. Try again in a moment.")
+    public static let cancelled = SessionError(.cancelled, "The operation was cancelled.")
+    public static let requestFailed = SessionError(.requestFailed, "The request failed.")
+
+    /// A copy with details from the server or the cause attached.
+    public func with(
+        message: String? = nil, status: Int? = nil, code: ErrorCode? = nil, goTrueCode: GoTrueErrorCode? = nil,
+        retryAfter: TimeInterval? = nil, underlying: String? = nil
+    ) -> SessionError {
+        SessionError(
+            kind, message ?? self.message, status: status ?? self.status, code: code ?? self.code,
+            goTrueCode: goTrueCode ?? self.goTrueCode, retryAfter: retryAfter ?? self.retryAfter,
+            underlying: underlying ?? self.underlying)
+    }
+
+    /// True for failures that keep the session and are worth retrying later.
+    public var isTransient: Bool {
+        switch kind {
+        case .network, .server, .rateLimited, .decoding, .storeUnavailable: true
+        default: false
+        }
+    }
+
+    public var description: String {
+        var text = "SessionError.\(kind.rawValue): \(message)"
+        if let status { text += " [HTTP \(status)]" }
+        if let code { text += " [\(code)]" }
+        if let goTrueCode { text += " [\(goTrueCode)]" }
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+
+    public static func == (lhs: SessionError, rhs: SessionError) -> Bool { lhs.kind == rhs.kind }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+}

@@ -1,0 +1,27 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// Something that happened to the session, as ``SessionClient/events`` publishes it.
+public enum SessionEvent: Sendable, Hashable {
+    /// A person signed in (or signed up with an immediate session).
+    case signedIn(Session)
+    /// A refresh succeeded and the new session was saved (or is being saved; see `persistenceFailed`).
+    case tokenRefreshed(Session)
+    /// A refresh failed; with `willRetry` the session is kept and retried with backoff.
+    case refreshFailed(SessionError, willRetry: Bool)
+    /// The server ended the session. Published exactly once per session; show `message`.
+    case sessionExpired(message: String)
+    /// The session ended locally (sign-out, account deletion, or another process signed out).
+    case signedOut
+    /// Saving the session failed; the session is kept in memory and saving is retried.
+    case persistenceFailed(SessionError)
+    /// The server became unreachable; the session is kept.
+    case offline
+    /// The server answered again after being unreachable.
+    case online
+    /// Another process refreshed the shared store; this client adopted its session.
+    case adoptedStoredSession(Session)
+}

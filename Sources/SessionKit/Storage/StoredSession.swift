@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// The one record a ``SessionStore`` keeps: tokens, expiry and user together,
+/// so they can never drift apart (problem 3 in DESIGN.md).
+public struct StoredSession: Sendable, Hashable, Codable {
+    /// The record format this build writes and reads.
+    public static let currentVersion = 1
+
+    /// Format version; a newer version than ``currentVersion`` is refused, not overwritten.
+    public var version: Int
+    public var accessToken: String
+    public var refreshToken: String
+    public var tokenType: String
+    /// Access token expiry in server time; `nil` when unknown (then the JWT `exp` is read).
+    public var expiresAt: Date?
+    /// Access token lifetime in seconds, when known.
+    public var lifetime: TimeInterval?
+    public var user: SessionUser?
+    /// A PKCE code verifier waiting for an OAuth callback, if one is in progress.
+    public var pkceVerifier: String?
+
+    public init(
+        version: Int = StoredSession.currentVersion, accessToken: String, refreshToken: String,
+        tokenType: String = "bearer", expiresAt: Date?, lifetime: TimeInterval? = nil, user: SessionUser? = nil,
+        pkceVerifier: String? = nil
+    ) {
+        self.version = version
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.lifetime = lifetime
+        self.user = user
+        self.pkceVerifier = pkceVerifier
+    }
+
+    /// The record for `session`.
+    public init(_ session: Session, pkceVerifier: String? = nil) {
+        self.init(
+            accessToken: session.accessToken, refreshToken: session.refreshToken, tokenType: session.tokenType,
+            expiresAt: session.expiresAt, lifetime: session.lifetime, user: session.user, pkceVerifier: pkceVerifier)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, user
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case tokenType = "token_type"
+        case expiresAt = "expires_at"
+        case lifetime = "expires_in"
+        case pkceVerifier = "pkce_verifier"
+    }
+
+    /// The session this record holds.
+    ///
+    /// The expiry comes from the record, else from the access token's `exp`
+    /// claim; if neither is known the token is treated as already expired
+    /// (`distantPast`), so it is refreshed before use, never trusted.
+    public var session: Session {
+        var lifetime = self.lifetime
+        let expiresAt: Date
+        if let recorded = self.expiresAt {
+            expiresAt = recorded
+        } else if let claims = Self.claims(of: accessToken), let exp = claims.exp {
+            expiresAt = exp
+            if lifetime == nil, let iat = claims.iat, exp > iat { lifetime = exp.timeIntervalSince(iat) }
+        } else {
+            expiresAt = .distantPast
+        }
+        return Session(
+            accessToken: accessToken, refreshToken: refreshToken, tokenType: tokenType, expiresAt: expiresAt,
+            lifetime: lifetime, user: user)
+    }
+
+    private static func claims(of token: String) -> JWTClaims? {
+        do {
+            return try UnverifiedJWT(token).claims
+        } catch {
+            // Not a readable JWT: the caller treats the expiry as unknown (expired).
+            return nil
+        }
+    }
+}

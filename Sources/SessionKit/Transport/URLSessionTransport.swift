@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// The default transport: its own `URLSession` (never `URLSession.shared`),
+/// with DESIGN.md's 30 s request and 60 s resource timeouts.
+public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+    // `URLSession` is thread-safe; the class is immutable after init.
+    public let session: URLSession
+    /// Only a session this transport created is invalidated with it.
+    private let ownsSession: Bool
+
+    /// Creates a transport with its own ephemeral session.
+    ///
+    /// Ephemeral: no cookie or URL cache on disk, since auth responses hold tokens.
+    public init(
+        requestTimeout: TimeInterval = SessionDefaults.requestTimeout,
+        resourceTimeout: TimeInterval = SessionDefaults.resourceTimeout
+    ) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout
+        configuration.timeoutIntervalForResource = resourceTimeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        self.session = URLSession(configuration: configuration)
+        self.ownsSession = true
+    }
+
+    /// Uses a session the app configured itself.
+    public init(session: URLSession) {
+        self.session = session
+        self.ownsSession = false
+    }
+
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else {
+            throw URLError(.badServerResponse)
+        }
+        return (data, http)
+    }
+
+    deinit {
+        // A session keeps its delegate queue alive until invalidated; an
+        // app's own session is the app's to invalidate.
+        if ownsSession { session.finishTasksAndInvalidate() }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+import Testing
+
+@testable import SessionKit
+
+struct RefreshStateMachineTests {
+    static let t0 = Date(timeIntervalSince1970: 1_767_225_600)
+
+    func machine(buffer: TimeInterval = 300, leeway: TimeInterval = 60) -> RefreshStateMachine {
+        RefreshStateMachine(configuration: .init(buffer: buffer, leeway: leeway, backoff: Backoff(base: 1, cap: 300)))
+    }
+
+    func session(expiresIn: TimeInterval, lifetime: TimeInterval? = 3600) -> Session {
+        Session(accessToken: "a", refreshToken: "r", expiresAt: Self.t0.addingTimeInterval(expiresIn), lifetime: lifetime)
+    }
+
+    @Test func schedulesProactiveRefreshBufferBeforeExpiry() {
+        var m = machine()
+        let action = m.sessionChanged(to: session(expiresIn: 3600), now: Self.t0)
+        #expect(action == .scheduleRefresh(at: Self.t0.addingTimeInterval(3300)))
+    }
+
+    @Test func shortLifetimeRefreshesAtHalfLife() {
+        var m = machine()
+        let action = m.sessionChanged(to: session(expiresIn: 120, lifetime: 120), now: Self.t0)
+        #expect(action == .scheduleRefresh(at: Self.t0.addingTimeInterval(60)))
+    }
+
+    @Test func unknownLifetimeUsesTheBuffer() {
+        let m = machine()
+        #expect(m.refreshDate(for: session(expiresIn: 1000, lifetime: nil)) == Self.t0.addingTimeInterval(700))
+    }
+
+    @Test func dueSessionRefreshesNow() {
+        var m = machine()
+        #expect(m.sessionChanged(to: session(expiresIn: 200), now: Self.t0) == .refreshNow)
+    }
+
+    @Test func expiryCountsTheLeeway() {
+        let m = machine()
+        #expect(!m.isExpired(session(expiresIn: 61), now: Self.t0))
+        #expect(m.isExpired(session(expiresIn: 60), now: Self.t0))
+        #expect(m.isExpired(session(expiresIn: -5), now: Self.t0))
+    }
+
+    @Test func leewayNeverExceedsAQuarterOfTheLifetime() {
+        let m = machine()
+        // 40 s token: leeway is 10 s, so it is usable for its first 30 s.
+        #expect(!m.isExpired(session(expiresIn: 40, lifetime: 40), now: Self.t0))
+        #expect(m.isExpired(session(expiresIn: 10, lifetime: 40), now: Self.t0))
+    }
+
+    @Test func serverAheadMakesTokensExpireEarlierInLocalTime() {
+        var m = machine()
+        m.offset = ServerClockOffset(seconds: 600)
+        // Expires 900 s after t0 in server time = 300 s after t0 locally.
+        let s = session(expiresIn: 900)
+        #expect(m.refreshDate(for: s) == Self.t0)
+        #expect(!m.isExpired(s, now: Self.t0))
+        #expect(m.isExpired(s, now: Self.t0.addingTimeInterval(240)))
+    }
+
+    @Test func transientFailuresBackOffWithFullJitter() {
+        var m = machine()
+        let failure = RefreshOutcome.transient(.server)
+        #expect(m.refreshFailed(failure, jitter: 0.5) == .retry(after: 0.5))
+        #expect(m.refreshFailed(failure, jitter: 0.5) == .retry(after: 1))
+        #expect(m.refreshFailed(failure, jitter: 0.5) == .retry(after: 2))
+        #expect(m.failures == 3)
+        // A success resets the count.
+        _ = m.sessionChanged(to: session(expiresIn: 3600), now: Self.t0)
+        guard case .retry(let delay) = m.refreshFailed(failure, jitter: 0.999) else {
+            Issue.record("expected a retry")
+            return
+        }
+        #expect(delay < 1)
+    }
+
+    @Test func retryAfterIsAFloor() {
+        var m = machine()
+        let limited = RefreshOutcome.transient(SessionError.rateLimited.with(retryAfter: 30))
+        #expect(m.refreshFailed(limited, jitter: 0.1) == .retry(after: 30))
+    }
+
+    @Test func terminalOutcomesClearTheSession() {
+        var m = machine()
+        #expect(m.refreshFailed(.terminal(.sessionExpired), jitter: 0) == .clearSession(reason: SessionError.sessionExpiredMessage))
+        #expect(m.refreshFailed(.signedOutSilently(.authRequired), jitter: 0) == .signOut)
+        #expect(m.refreshFailed(.alreadyUsed(.sessionExpired), jitter: 0) == .adoptStoredSession)
+    }
+
+    @Test func resumeRefreshesWhenDueOrOffline() {
+        var m = machine()
+        let s = session(expiresIn: 3600)
+        #expect(m.resumed(session: s, now: Self.t0.addingTimeInterval(3400), offline: false) == .refreshNow)
+        #expect(m.resumed(session: s, now: Self.t0, offline: false) == .scheduleRefresh(at: Self.t0.addingTimeInterval(3300)))
+        #expect(m.resumed(session: s, now: Self.t0, offline: true) == .refreshNow)
+    }
+}
