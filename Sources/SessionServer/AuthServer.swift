@@ -80,6 +80,9 @@ public struct AuthServer: Sendable {
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))
             .add(middleware: authMiddleware)
+            .add(
+                middleware: RateLimitMiddleware(
+                    limiter: RateLimiter(limit: configuration.gatewayRequestsPerMinutePerUser, clock: configuration.clock)))
         GatewayRoutes(store: store, clock: configuration.clock).register(on: gateway)
         return router
     }

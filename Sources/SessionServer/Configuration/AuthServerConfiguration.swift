@@ -34,6 +34,8 @@ public struct AuthServerConfiguration: Sendable {
     public var tokenRequestsPerMinutePerIP: Int
     /// Password sign-ins per email per minute.
     public var passwordSignInsPerMinutePerEmail: Int
+    /// Gateway (`/v1`) requests per signed-in user per minute.
+    public var gatewayRequestsPerMinutePerUser: Int
     /// Use the first `X-Forwarded-For` address as the client IP (only behind a trusted proxy).
     public var trustForwardedFor: Bool
     /// How often the pruning service deletes expired refresh tokens, in seconds.
@@ -57,6 +59,7 @@ public struct AuthServerConfiguration: Sendable {
         minimumPasswordLength: Int = 6,
         tokenRequestsPerMinutePerIP: Int = SessionDefaults.tokenRequestsPerMinutePerIP,
         passwordSignInsPerMinutePerEmail: Int = SessionDefaults.passwordSignInsPerMinutePerEmail,
+        gatewayRequestsPerMinutePerUser: Int = 600,
         trustForwardedFor: Bool = false,
         pruneInterval: TimeInterval = 3600,
         clock: any SessionClock = SystemClock()
@@ -75,6 +78,7 @@ public struct AuthServerConfiguration: Sendable {
         self.minimumPasswordLength = minimumPasswordLength
         self.tokenRequestsPerMinutePerIP = tokenRequestsPerMinutePerIP
         self.passwordSignInsPerMinutePerEmail = passwordSignInsPerMinutePerEmail
+        self.gatewayRequestsPerMinutePerUser = gatewayRequestsPerMinutePerUser
         self.trustForwardedFor = trustForwardedFor
         self.pruneInterval = pruneInterval
         self.clock = clock

@@ -29,7 +29,7 @@ enum Migrations {
             """
             CREATE TABLE IF NOT EXISTS signing_keys (
               kid TEXT PRIMARY KEY, private_key_pem TEXT NOT NULL, created_at \(f.timestamp) NOT NULL,
-              retired_at \(f.timestamp))
+              retired_at \(f.timestamp), generation \(f.integer) NOT NULL)
             """,
             """
             CREATE TABLE IF NOT EXISTS activities (

@@ -25,10 +25,9 @@ public actor KeyRing: VerificationKeySource {
         var stored = try await store.activeSigningKeys()
         if stored.isEmpty {
             let key = SigningKey.generate(now: clock.now)
-            try await store.insertSigningKey(
-                StoredSigningKey(kid: key.kid, privateKeyPEM: key.privateKey.pemRepresentation, createdAt: key.createdAt),
-                retireOthersBut: nil, now: clock.now)
-            // Another replica may have raced us; re-read so all agree on the newest.
+            try await store.insertFirstSigningKey(
+                StoredSigningKey(kid: key.kid, privateKeyPEM: key.privateKey.pemRepresentation, createdAt: key.createdAt))
+            // Another replica may have won the race; re-read so all agree.
             stored = try await store.activeSigningKeys()
         }
         keys = try stored.map {

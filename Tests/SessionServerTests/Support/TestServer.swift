@@ -14,14 +14,14 @@ struct TestServer {
 
     static func make(
         _ database: TestDatabase = .sqlite, location: DatabaseLocation? = nil, clock: ManualClock = ManualClock(),
-        configure: (inout AuthServerConfiguration) -> Void = { _ in }
+        logger: Logger? = nil, configure: (inout AuthServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         var configuration = AuthServerConfiguration(
             host: "127.0.0.1", port: 0, database: location ?? database.freshLocation(), bcryptCost: 4, clock: clock)
         configure(&configuration)
-        var logger = Logger(label: "auth-server-test")
-        logger.logLevel = .warning
-        return TestServer(server: try await AuthServer(configuration: configuration, logger: logger), clock: clock)
+        var quiet = Logger(label: "auth-server-test")
+        quiet.logLevel = .warning
+        return TestServer(server: try await AuthServer(configuration: configuration, logger: logger ?? quiet), clock: clock)
     }
 
     /// Runs `body` against the router (no socket).
