@@ -27,26 +27,15 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
-    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AuthServerConfiguration {
-        var configuration = AuthServerConfiguration()
-        if let host = host ?? environment["AUTH_SERVER_HOST"] { configuration.host = host }
-        if let port = try port ?? number(environment, "AUTH_SERVER_PORT").map(Int.init) { configuration.port = port }
-        if let database = database ?? environment["AUTH_SERVER_DATABASE"] {
-            configuration.database = DatabaseLocation(parsing: database)
+    func configuration() throws -> AuthServerConfiguration {
+        do {
+            return try AuthServerConfiguration.resolve(
+                ConfigurationOverrides(
+                    host: host, port: port, database: database, accessTokenTTL: accessTokenTtl,
+                    refreshGrace: refreshGrace, leeway: leeway))
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
         }
-        if let ttl = try accessTokenTtl ?? number(environment, "AUTH_SERVER_ACCESS_TOKEN_TTL") {
-            configuration.accessTokenTTL = ttl
-        }
-        if let grace = try refreshGrace ?? number(environment, "AUTH_SERVER_REFRESH_GRACE") {
-            configuration.refreshGrace = grace
-        }
-        if let leeway = try leeway ?? number(environment, "AUTH_SERVER_LEEWAY") { configuration.leeway = leeway }
-        guard (0...65_535).contains(configuration.port) else { throw ValidationError("--port must be 0 to 65535.") }
-        guard configuration.accessTokenTTL > 0 else { throw ValidationError("--access-token-ttl must be positive.") }
-        guard configuration.refreshGrace >= 0, configuration.leeway >= 0 else {
-            throw ValidationError("--refresh-grace and --leeway must not be negative.")
-        }
-        return configuration
     }
 
     func logger() -> Logger {
@@ -54,11 +43,5 @@ struct ServerOptions: ParsableArguments {
         let level = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]
         logger.logLevel = level.flatMap(Logger.Level.init(rawValue:)) ?? .info
         return logger
-    }
-
-    private func number(_ environment: [String: String], _ name: String) throws -> Double? {
-        guard let text = environment[name] else { return nil }
-        guard let value = Double(text), value.isFinite else { throw ValidationError("\(name) must be a number, got '\(text)'.") }
-        return value
     }
 }

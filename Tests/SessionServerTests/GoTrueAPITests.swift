@@ -163,6 +163,7 @@ struct GoTrueAPITests {
             #expect(json["code"] as? String == "refresh_token_not_found")
             #expect(json["message"] as? String == "Invalid Refresh Token: Refresh Token Not Found")
             #expect(json["msg"] == nil)
+            #expect(response.headers[GoTrueError.apiVersionHeader] == "2024-01-01")
         }
     }
 

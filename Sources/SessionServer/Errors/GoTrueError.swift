@@ -74,6 +74,11 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         }
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
+        if versioned {
+            // Supabase clients read `code` as the error code only when the
+            // response names its API version, as GoTrue's responses do.
+            headers[Self.apiVersionHeader] = "2024-01-01"
+        }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -11,10 +11,15 @@ struct PruneService: Service {
     let interval: TimeInterval
     let logger: Logger
 
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
+    func run() async {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                try await clock.sleep(for: interval)
+                do {
+                    try await clock.sleep(for: interval)
+                } catch {
+                    // Cancelled by graceful shutdown: a normal end, not a failure.
+                    return
+                }
                 do {
                     let pruned = try await store.pruneExpired(now: clock.now)
                     logger.info("Pruned expired refresh tokens", metadata: ["count": "\(pruned)"])
