@@ -59,6 +59,8 @@ struct GoTrueAPITests {
             let weak = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"a@example.com","password":"123"}"#)
             #expect(weak.status == .unprocessableContent)
             #expect(weak.goTrueCode == "weak_password")
+            let reasons = try weak.jsonObject()["weak_password"] as? [String: Any]
+            #expect(reasons?["reasons"] as? [String] == ["length"])
             let email = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"not-an-email","password":"123456"}"#)
             #expect(email.status == .badRequest)
             #expect(email.goTrueCode == "validation_failed")

@@ -13,6 +13,8 @@ public struct GoTrueError: HTTPResponseError, Sendable {
     public var errorCode: GoTrueErrorCode
     public var message: String
     public var headers: HTTPFields
+    /// Why a password was refused (`weak_password.reasons`), which Supabase clients read.
+    public var weakPasswordReasons: [String]?
 
     /// The header that selects the newer error shape.
     public static let apiVersionHeader = HTTPField.Name("X-Supabase-Api-Version")!
@@ -59,19 +61,17 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         default: message = error.message
         }
         self.init(status: status, errorCode: code, message: message, headers: headers)
+        if error.kind == .weakPassword { weakPasswordReasons = ["length"] }
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let versioned = request.headers[Self.apiVersionHeader].map { $0 >= "2024-01-01" } ?? false
-        let body: Data
-        if versioned {
-            body = try JSONSerialization.data(
-                withJSONObject: ["code": errorCode.rawValue, "message": message], options: [.sortedKeys])
-        } else {
-            body = try JSONSerialization.data(
-                withJSONObject: ["code": status.code, "error_code": errorCode.rawValue, "msg": message] as [String: Any],
-                options: [.sortedKeys])
-        }
+        var fields: [String: Any] =
+            versioned
+            ? ["code": errorCode.rawValue, "message": message]
+            : ["code": status.code, "error_code": errorCode.rawValue, "msg": message]
+        if let weakPasswordReasons { fields["weak_password"] = ["reasons": weakPasswordReasons] }
+        let body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         if versioned {
