@@ -1,0 +1,136 @@
+import Foundation
+import Hummingbird
+import Logging
+import SessionCore
+import ServiceLifecycle
+
+/// The auth server, assembled: store, keys, services and router.
+///
+/// `auth-server serve` and the tests build it the same way:
+/// ```swift
+/// let server = try await AuthServer(configuration: .init(database: .sqliteInMemory, clock: clock))
+/// let app = server.makeApplication()
+/// try await app.test(.router) { client in … }   // or run it: try await app.runService()
+/// ```
+public struct AuthServer: Sendable {
+    public let configuration: AuthServerConfiguration
+    /// The database, for assertions and tools.
+    public let store: AuthStore
+    /// The signing keys (rotate with ``KeyRing/rotate()``).
+    public let keyRing: KeyRing
+    /// Counters served at `/metrics`.
+    public let metrics: ServerMetrics
+    /// Verifies access tokens with this server's keys and settings.
+    public let verifier: AccessTokenVerifier
+    let sessions: SessionService
+    let logger: Logger
+
+    /// Opens the store and prepares everything; the database is migrated and
+    /// the keys loaded when the application starts (``prepare()``).
+    public init(configuration: AuthServerConfiguration, logger: Logger? = nil) async throws {
+        let logger = logger ?? Logger(label: "auth-server")
+        let store = try await AuthStore.open(configuration.database, logger: logger)
+        let keyRing = KeyRing(store: store, clock: configuration.clock)
+        let metrics = ServerMetrics()
+        let hasher = PasswordHasher(cost: configuration.bcryptCost)
+        self.configuration = configuration
+        self.store = store
+        self.keyRing = keyRing
+        self.metrics = metrics
+        self.logger = logger
+        self.verifier = AccessTokenVerifier(
+            keys: keyRing, issuer: configuration.issuer, audience: configuration.audience, leeway: configuration.leeway)
+        self.sessions = SessionService(
+            store: store,
+            issuer: AccessTokenIssuer(
+                keyRing: keyRing, issuer: configuration.issuer, audience: configuration.audience,
+                lifetime: configuration.accessTokenTTL),
+            hasher: hasher,
+            decoyHash: await hasher.hash(RefreshTokenCodec.generate()),
+            configuration: configuration, metrics: metrics,
+            emailLimiter: RateLimiter(limit: configuration.passwordSignInsPerMinutePerEmail, clock: configuration.clock))
+    }
+
+    /// Migrates the database and loads (or creates) the signing keys.
+    public func prepare() async throws {
+        try await store.migrate()
+        try await keyRing.load()
+    }
+
+    /// The middleware that applies the 401 contract with this server's keys and sessions.
+    public var authMiddleware: AuthMiddleware<AuthRequestContext> {
+        AuthMiddleware(verifier: verifier, sessions: store, clock: configuration.clock)
+    }
+
+    /// All routes: `/auth/v1` (GoTrue), `/v1` (gateway), `/metrics`.
+    public func buildRouter() -> Router<AuthRequestContext> {
+        let router = Router(context: AuthRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(metrics: metrics))
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
+        }
+        let goTrue = router.group("auth/v1").add(middleware: GoTrueErrorMiddleware(metrics: metrics))
+        GoTrueRoutes(
+            sessions: sessions, keyRing: keyRing,
+            ipLimiter: RateLimiter(limit: configuration.tokenRequestsPerMinutePerIP, clock: configuration.clock),
+            authMiddleware: authMiddleware, trustForwardedFor: configuration.trustForwardedFor
+        ).register(on: goTrue)
+        let gateway = router.group("v1")
+            .add(middleware: GatewayErrorMiddleware(metrics: metrics))
+            .add(middleware: authMiddleware)
+            .add(
+                middleware: RateLimitMiddleware(
+                    limiter: RateLimiter(limit: configuration.gatewayRequestsPerMinutePerUser, clock: configuration.clock)))
+        GatewayRoutes(store: store, clock: configuration.clock).register(on: gateway)
+        return router
+    }
+
+    /// The Hummingbird application: the database, the pruning service and the HTTP server.
+    ///
+    /// - Parameter onServerRunning: called with the bound port once listening (useful with port 0).
+    public func makeApplication(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> Application<RouterResponder<AuthRequestContext>> {
+        var app = Application(
+            router: buildRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "auth-server"),
+            services: [
+                DatabaseService(store: store),
+                PruneService(store: store, clock: configuration.clock, interval: configuration.pruneInterval, logger: logger),
+            ],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        let server = self
+        app.beforeServerStarts { try await server.prepare() }
+        return app
+    }
+}
+
+/// Builds the auth server application (Hummingbird template style), as `auth-server serve` does.
+public func buildApplication(
+    configuration: AuthServerConfiguration, logger: Logger? = nil
+) async throws -> some ApplicationProtocol {
+    try await AuthServer(configuration: configuration, logger: logger).makeApplication()
+}
+
+extension AuthServer {
+    /// Runs `body` with the database connected (for one-shot tools such as
+    /// `auth-server migrate`), then closes it.
+    public func withDatabase(_ body: @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let serviceGroup = ServiceGroup(
+                configuration: .init(services: [DatabaseService(store: store)], logger: logger))
+            group.addTask { try await serviceGroup.run() }
+            do {
+                try await body()
+            } catch {
+                await serviceGroup.triggerGracefulShutdown()
+                throw error
+            }
+            await serviceGroup.triggerGracefulShutdown()
+            try await group.waitForAll()
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Values given on the command line; `nil` means "not given".
+public struct ConfigurationOverrides: Sendable {
+    public var host: String?
+    public var port: Int?
+    public var database: String?
+    public var accessTokenTTL: Double?
+    public var refreshGrace: Double?
+    public var leeway: Double?
+
+    public init(
+        host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
+        refreshGrace: Double? = nil, leeway: Double? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.accessTokenTTL = accessTokenTTL
+        self.refreshGrace = refreshGrace
+        self.leeway = leeway
+    }
+}
+
+extension AuthServerConfiguration {
+    /// Resolves each setting from the flag, else its environment variable
+    /// (`AUTH_SERVER_HOST`, `AUTH_SERVER_PORT`, `AUTH_SERVER_DATABASE`,
+    /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
+    /// `AUTH_SERVER_LEEWAY`), else DESIGN.md's default.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the setting that is not usable.
+    public static func resolve(
+        _ flags: ConfigurationOverrides, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> AuthServerConfiguration {
+        func number(_ name: String) throws -> Double? {
+            guard let text = environment[name] else { return nil }
+            guard let value = Double(text), value.isFinite else {
+                throw ConfigurationError("\(name) must be a number, got '\(text.prefix(40))'.")
+            }
+            return value
+        }
+        var configuration = AuthServerConfiguration()
+        if let host = flags.host ?? environment["AUTH_SERVER_HOST"] { configuration.host = host }
+        if let port = try flags.port.map(Double.init) ?? number("AUTH_SERVER_PORT") {
+            guard port == port.rounded(), (0...65_535).contains(port) else {
+                throw ConfigurationError("The port must be a whole number from 0 to 65535.")
+            }
+            configuration.port = Int(port)
+        }
+        if let database = flags.database ?? environment["AUTH_SERVER_DATABASE"] {
+            configuration.database = DatabaseLocation(parsing: database)
+        }
+        if let ttl = try flags.accessTokenTTL ?? number("AUTH_SERVER_ACCESS_TOKEN_TTL") {
+            guard ttl > 0 else { throw ConfigurationError("The access token TTL must be positive.") }
+            configuration.accessTokenTTL = ttl
+        }
+        if let grace = try flags.refreshGrace ?? number("AUTH_SERVER_REFRESH_GRACE") {
+            guard grace >= 0 else { throw ConfigurationError("The refresh grace must not be negative.") }
+            configuration.refreshGrace = grace
+        }
+        if let leeway = try flags.leeway ?? number("AUTH_SERVER_LEEWAY") {
+            guard leeway >= 0 else { throw ConfigurationError("The leeway must not be negative.") }
+            configuration.leeway = leeway
+        }
+        return configuration
+    }
+}

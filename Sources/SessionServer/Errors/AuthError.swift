@@ -1,0 +1,104 @@
+import Foundation
+
+/// Every way a request to the auth server can fail, in domain terms.
+///
+/// Routes and stores throw this; exactly two places turn it into HTTP: the
+/// GoTrue mapping (``GoTrueError``) for `/auth/v1` and the gateway mapping
+/// (``GatewayError``) for `/v1` and any app using ``AuthMiddleware``. A struct
+/// with a private kind, so cases can be added without breaking callers.
+public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
+    enum Kind: String, Sendable, Hashable {
+        case badJSON, invalidRequest, payloadTooLarge, unsupportedGrantType
+        case invalidCredentials, userAlreadyExists, weakPassword
+        case refreshTokenNotFound, refreshTokenAlreadyUsed, sessionExpired, sessionNotFound
+        case authRequired, tokenExpired, sessionRevoked
+        case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure
+    }
+
+    let kind: Kind
+    /// What went wrong, safe to show to the caller (never a token, never SQL).
+    public let message: String
+    /// The request field at fault, for validation errors.
+    public let field: String?
+    /// Seconds to wait, for rate limiting.
+    public let retryAfter: Int?
+    /// Whether the request carried credentials (decides `WWW-Authenticate`).
+    public let credentialsSent: Bool
+
+    init(_ kind: Kind, _ message: String, field: String? = nil, retryAfter: Int? = nil, credentialsSent: Bool = false) {
+        self.kind = kind
+        self.message = message
+        self.field = field
+        self.retryAfter = retryAfter
+        self.credentialsSent = credentialsSent
+    }
+
+    public var description: String { "AuthError.\(kind.rawValue): \(message)" }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+
+    // MARK: Bad input
+
+    /// The body is not JSON.
+    public static func badJSON(_ detail: String) -> AuthError {
+        AuthError(.badJSON, "Could not parse request body as JSON: \(detail)")
+    }
+    /// A field is missing or has the wrong type or value; the message names it.
+    public static func invalidRequest(field: String?, _ message: String) -> AuthError {
+        AuthError(.invalidRequest, message, field: field)
+    }
+    /// The body is larger than the server accepts.
+    public static let payloadTooLarge = AuthError(.payloadTooLarge, "The request body is larger than 64 KiB.")
+    /// `grant_type` names nothing this server issues.
+    public static let unsupportedGrantType = AuthError(.unsupportedGrantType, "unsupported_grant_type")
+
+    // MARK: Credentials
+
+    /// Unknown email or wrong password: deliberately the same answer.
+    public static let invalidCredentials = AuthError(.invalidCredentials, "Invalid login credentials")
+    /// Sign-up with an email that already has an account.
+    public static let userAlreadyExists = AuthError(.userAlreadyExists, "User already registered")
+    /// A password shorter than the configured minimum.
+    public static func weakPassword(minimumLength: Int) -> AuthError {
+        AuthError(.weakPassword, "Password should be at least \(minimumLength) characters.", field: "password")
+    }
+
+    // MARK: Refresh tokens
+
+    /// Unknown or revoked refresh token.
+    public static let refreshTokenNotFound = AuthError(.refreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found")
+    /// A rotated-out token presented again outside the grace: the family is revoked.
+    public static let refreshTokenAlreadyUsed = AuthError(.refreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used")
+    /// The session passed its inactivity or absolute lifetime.
+    public static let sessionExpired = AuthError(.sessionExpired, "Invalid Refresh Token: Session Expired")
+    /// The refresh token's session no longer exists.
+    public static let sessionNotFound = AuthError(.sessionNotFound, "Invalid Refresh Token: Session Not Found")
+
+    // MARK: Access tokens
+
+    /// No usable credentials: missing, malformed or badly signed token.
+    public static func authRequired(_ reason: String, credentialsSent: Bool) -> AuthError {
+        AuthError(.authRequired, reason, credentialsSent: credentialsSent)
+    }
+    /// The access token expired beyond the leeway.
+    public static let tokenExpired = AuthError(.tokenExpired, "token is expired", credentialsSent: true)
+    /// The access token's session was signed out, revoked or deleted.
+    public static let sessionRevoked = AuthError(
+        .sessionRevoked, "Session from session_id claim in JWT does not exist", credentialsSent: true)
+
+    // MARK: Other
+
+    /// The resource does not exist, or belongs to someone else.
+    public static let notFound = AuthError(.notFound, "Not found.")
+    /// Signed in but not allowed.
+    public static let forbidden = AuthError(.forbidden, "You do not have access to this resource.")
+    /// Too many requests; retry after `seconds`.
+    public static func rateLimited(retryAfter seconds: Int) -> AuthError {
+        AuthError(.rateLimited, "Too many requests. Please wait \(seconds) seconds and try again.", retryAfter: seconds)
+    }
+    /// A PKCE code that matches no flow.
+    public static let flowStateNotFound = AuthError(.flowStateNotFound, "invalid flow state, no valid flow state found")
+    /// A server fault; the message is generic on purpose.
+    public static let internalFailure = AuthError(.internalFailure, "Something went wrong on our side. Please try again.")
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SessionCore
+
+/// An error in the gateway envelope, `{"success": false, "error": {"code", "message"}}`.
+///
+/// ``init(_:)`` is the one place a domain error becomes a gateway answer,
+/// following DESIGN.md's error contract table.
+public struct GatewayError: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var code: ErrorCode
+    public var message: String
+    public var headers: HTTPFields
+
+    public init(status: HTTPResponse.Status, code: ErrorCode, message: String? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message ?? code.defaultMessage
+        self.headers = headers
+    }
+
+    /// Maps a domain error to the gateway contract.
+    public init(_ error: AuthError) {
+        var headers = HTTPFields()
+        // RFC 6750 §3: only when a token was presented do we say it was invalid.
+        if error.credentialsSent {
+            headers[.wwwAuthenticate] = #"Bearer error="invalid_token""#
+        }
+        switch error.kind {
+        case .tokenExpired, .sessionRevoked, .refreshTokenNotFound, .refreshTokenAlreadyUsed, .sessionExpired,
+            .sessionNotFound:
+            self.init(status: .unauthorized, code: .sessionExpired, headers: headers)
+        case .authRequired, .invalidCredentials:
+            self.init(status: .unauthorized, code: .authRequired, headers: headers)
+        case .badJSON, .invalidRequest, .unsupportedGrantType, .weakPassword, .flowStateNotFound:
+            self.init(status: .badRequest, code: .invalidRequest, message: error.message)
+        case .payloadTooLarge:
+            self.init(status: .contentTooLarge, code: .invalidRequest, message: error.message)
+        case .userAlreadyExists:
+            self.init(status: .conflict, code: .conflict, message: error.message)
+        case .notFound:
+            self.init(status: .notFound, code: .notFound)
+        case .forbidden:
+            self.init(status: .forbidden, code: .forbidden)
+        case .rateLimited:
+            headers[.retryAfter] = String(error.retryAfter ?? 60)
+            self.init(status: .tooManyRequests, code: .rateLimited, headers: headers)
+        case .internalFailure:
+            self.init(status: .internalServerError, code: .internal)
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try WireCoding.encoder().encode(ErrorEnvelope(code: code, message: message))
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension AuthError: HTTPResponseError {
+    /// Outside the two mapping middlewares (an app using ``AuthMiddleware``
+    /// on its own routes), a domain error answers in the gateway envelope.
+    public var status: HTTPResponse.Status { GatewayError(self).status }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try GatewayError(self).response(from: request, context: context)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SessionCore
+
+/// An error as Supabase Auth (GoTrue) answers it.
+///
+/// `{"code": 400, "error_code": "…", "msg": "…"}`, or, when the request sent
+/// `X-Supabase-Api-Version: 2024-01-01`, `{"code": "…", "message": "…"}`.
+/// ``init(_:)`` is the one place a domain error becomes a GoTrue answer.
+public struct GoTrueError: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var errorCode: GoTrueErrorCode
+    public var message: String
+    public var headers: HTTPFields
+    /// Why a password was refused (`weak_password.reasons`), which Supabase clients read.
+    public var weakPasswordReasons: [String]?
+
+    /// The header that selects the newer error shape.
+    public static let apiVersionHeader = HTTPField.Name("X-Supabase-Api-Version")!
+
+    public init(status: HTTPResponse.Status, errorCode: GoTrueErrorCode, message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.errorCode = errorCode
+        self.message = message
+        self.headers = headers
+    }
+
+    /// Maps a domain error to GoTrue's status and error code.
+    public init(_ error: AuthError) {
+        var headers = HTTPFields()
+        let (status, code): (HTTPResponse.Status, GoTrueErrorCode)
+        switch error.kind {
+        case .badJSON: (status, code) = (.badRequest, .badJSON)
+        case .invalidRequest: (status, code) = (.badRequest, .validationFailed)
+        case .payloadTooLarge: (status, code) = (.contentTooLarge, GoTrueErrorCode("request_too_large"))
+        case .unsupportedGrantType: (status, code) = (.badRequest, .unsupportedGrantType)
+        case .invalidCredentials: (status, code) = (.badRequest, .invalidCredentials)
+        case .userAlreadyExists: (status, code) = (.unprocessableContent, .userAlreadyExists)
+        case .weakPassword: (status, code) = (.unprocessableContent, .weakPassword)
+        case .refreshTokenNotFound: (status, code) = (.badRequest, .refreshTokenNotFound)
+        case .refreshTokenAlreadyUsed: (status, code) = (.badRequest, .refreshTokenAlreadyUsed)
+        case .sessionExpired: (status, code) = (.badRequest, .sessionExpired)
+        case .sessionNotFound: (status, code) = (.badRequest, .sessionNotFound)
+        case .authRequired where !error.credentialsSent: (status, code) = (.unauthorized, .noAuthorization)
+        case .authRequired, .tokenExpired: (status, code) = (.forbidden, .badJWT)
+        case .sessionRevoked: (status, code) = (.forbidden, .sessionNotFound)
+        case .notFound: (status, code) = (.notFound, .userNotFound)
+        case .forbidden: (status, code) = (.forbidden, GoTrueErrorCode("not_admin"))
+        case .rateLimited:
+            (status, code) = (.tooManyRequests, .overRequestRateLimit)
+            if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
+        case .flowStateNotFound: (status, code) = (.notFound, .flowStateNotFound)
+        case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)
+        }
+        let message: String
+        switch error.kind {
+        case .authRequired where !error.credentialsSent: message = "This endpoint requires a valid Bearer token"
+        case .authRequired, .tokenExpired:
+            message = "invalid JWT: unable to parse or verify signature, \(error.message)"
+        default: message = error.message
+        }
+        self.init(status: status, errorCode: code, message: message, headers: headers)
+        if error.kind == .weakPassword { weakPasswordReasons = ["length"] }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let versioned = request.headers[Self.apiVersionHeader].map { $0 >= "2024-01-01" } ?? false
+        var fields: [String: Any] =
+            versioned
+            ? ["code": errorCode.rawValue, "message": message]
+            : ["code": status.code, "error_code": errorCode.rawValue, "msg": message]
+        if let weakPasswordReasons { fields["weak_password"] = ["reasons": weakPasswordReasons] }
+        let body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        if versioned {
+            // Supabase clients read `code` as the error code only when the
+            // response names its API version, as GoTrue's responses do.
+            headers[Self.apiVersionHeader] = "2024-01-01"
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import SessionCore
+
+/// The app API under `/v1`: profile, devices and the sample activities
+/// resource. Every route sits behind ``AuthMiddleware``; every row is
+/// scoped to the caller, so another user's row is a 404.
+struct GatewayRoutes: Sendable {
+    let store: AuthStore
+    let clock: any SessionClock
+
+    func register(on group: RouterGroup<AuthRequestContext>) {
+        group.get("auth/me") { _, context in
+            let identity = try context.requireIdentity()
+            guard let user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+            return try JSONResponse.success(user.sessionUser)
+        }
+        group.patch("auth/me") { request, context in
+            let identity = try context.requireIdentity()
+            let update = try await RequestDecoding.decode(ProfileUpdate.self, from: request)
+            var merge = update.metadata ?? [:]
+            if let firstName = update.firstName {
+                let trimmed = firstName.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !trimmed.isEmpty, trimmed.count <= 100 else {
+                    throw AuthError.invalidRequest(field: "first_name", "first_name must be 1 to 100 characters.")
+                }
+                merge["first_name"] = .string(trimmed)
+            }
+            let user = try await store.mergeUserMetadata(id: identity.userID, metadata: merge, now: clock.now)
+            return try JSONResponse.success(user.sessionUser)
+        }
+        group.delete("auth/me") { _, context in
+            let identity = try context.requireIdentity()
+            try await store.deleteUser(id: identity.userID)
+            return try JSONResponse.success(["deleted": true])
+        }
+        group.get("sessions") { _, context in
+            let identity = try context.requireIdentity()
+            let sessions = try await store.activeSessions(userID: identity.userID, now: clock.now)
+            return try JSONResponse.success(
+                sessions.map {
+                    DeviceSession(
+                        id: $0.id, createdAt: $0.createdAt, lastRefreshedAt: $0.refreshedAt, userAgent: $0.userAgent,
+                        ip: $0.ip, current: $0.id == identity.sessionID)
+                })
+        }
+        group.delete("sessions/:id") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try context.parameters.require("id")
+            guard try await store.revokeSession(id: id, userID: identity.userID, reason: "logout", now: clock.now) else {
+                throw AuthError.notFound
+            }
+            return try JSONResponse.success(["revoked": true])
+        }
+        ActivityRoutes(store: store, clock: clock).register(on: group)
+    }
+}

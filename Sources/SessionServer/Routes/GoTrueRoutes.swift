@@ -1,0 +1,137 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import SessionCore
+
+/// The GoTrue-compatible API under `/auth/v1`, so unmodified Supabase
+/// clients work. The `apikey` header is accepted and ignored.
+struct GoTrueRoutes: Sendable {
+    let sessions: SessionService
+    let keyRing: KeyRing
+    let ipLimiter: RateLimiter
+    let authMiddleware: AuthMiddleware<AuthRequestContext>
+    let trustForwardedFor: Bool
+
+    func register(on group: RouterGroup<AuthRequestContext>) {
+        group.get("health") { _, _ in
+            try JSONResponse.make([
+                "name": "GoTrue", "version": "sessionkit-\(SessionCoreVersion.contract)",
+                "description": "SessionKit auth server, GoTrue-compatible",
+            ])
+        }
+        group.get("settings") { _, _ in try JSONResponse.make(Settings()) }
+        group.get(".well-known/jwks.json") { _, _ in try JSONResponse.make(try await keyRing.jwks()) }
+        group.post("signup") { request, context in
+            try await limitByIP(request, context)
+            let credentials = try await RequestDecoding.decode(PasswordCredentials.self, from: request)
+            return try JSONResponse.make(try await sessions.signUp(credentials, origin: origin(request, context)))
+        }
+        group.post("token") { request, context in try await token(request, context) }
+
+        let bearer = group.group().add(middleware: authMiddleware)
+        bearer.get("user") { _, context in
+            let identity = try context.requireIdentity()
+            guard let user = try await sessions.store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+            return try JSONResponse.make(user.sessionUser)
+        }
+        bearer.put("user") { request, context in
+            let identity = try context.requireIdentity()
+            let update = try await RequestDecoding.decode(UserUpdate.self, from: request)
+            return try JSONResponse.make(try await updateUser(identity, update))
+        }
+        bearer.post("logout") { request, context in
+            let identity = try context.requireIdentity()
+            let scope = request.uri.queryParameters.get("scope") ?? "global"
+            try await sessions.logout(identity, scope: scope)
+            return Response(status: .noContent)
+        }
+    }
+
+    private func token(_ request: Request, _ context: AuthRequestContext) async throws -> Response {
+        try await limitByIP(request, context)
+        switch request.uri.queryParameters.get("grant_type") {
+        case "password":
+            let body = try await RequestDecoding.decode(PasswordCredentials.self, from: request)
+            return try JSONResponse.make(
+                try await sessions.signIn(email: body.email, password: body.password, origin: origin(request, context)))
+        case "refresh_token":
+            let body = try await RequestDecoding.decode(RefreshTokenRequest.self, from: request)
+            let (response, outcome) = try await sessions.refresh(body.refreshToken)
+            context.logger.debug("Refreshed", metadata: ["outcome": "\(outcome.rawValue)"])
+            return try JSONResponse.make(response)
+        case "pkce":
+            let body = try await RequestDecoding.decode(PKCETokenRequest.self, from: request)
+            guard !body.authCode.isEmpty else { throw AuthError.invalidRequest(field: "auth_code", "auth_code is required.") }
+            guard !body.codeVerifier.isEmpty else {
+                throw AuthError.invalidRequest(field: "code_verifier", "code_verifier is required.")
+            }
+            // No OAuth provider has started a flow on this server, so no code can match one.
+            throw AuthError.flowStateNotFound
+        default:
+            throw AuthError.unsupportedGrantType
+        }
+    }
+
+    private func updateUser(_ identity: AuthenticatedIdentity, _ update: UserUpdate) async throws -> SessionUser {
+        let store = sessions.store
+        guard var user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+        if let email = update.email, try SessionService.normalize(email: email) != user.email {
+            throw AuthError.invalidRequest(field: "email", "Changing the email address is not supported.")
+        }
+        if let password = update.password {
+            try sessions.validate(password: password)
+            let hash = await sessions.hasher.hash(password)
+            try await store.updatePasswordHash(userID: user.id, hash: hash, now: sessions.clock.now)
+        }
+        user = try await store.mergeUserMetadata(id: user.id, metadata: update.data ?? [:], now: sessions.clock.now)
+        return user.sessionUser
+    }
+
+    private func origin(_ request: Request, _ context: AuthRequestContext) -> SessionService.Origin {
+        SessionService.Origin(userAgent: request.headers[.userAgent], ip: clientIP(request, context))
+    }
+
+    private func clientIP(_ request: Request, _ context: AuthRequestContext) -> String? {
+        if trustForwardedFor, let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] {
+            let first = forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            if let first, !first.isEmpty { return String(first.prefix(64)) }
+        }
+        return context.remoteIP
+    }
+
+    private func limitByIP(_ request: Request, _ context: AuthRequestContext) async throws {
+        let key = clientIP(request, context) ?? "unknown"
+        if case .limited(let seconds) = await ipLimiter.attempt(key) { throw AuthError.rateLimited(retryAfter: seconds) }
+    }
+}
+
+/// `PUT /auth/v1/user` body.
+struct UserUpdate: Sendable, Decodable {
+    var email: String?
+    var password: String?
+    var data: [String: JSONValue]?
+}
+
+/// `GET /auth/v1/settings`, in GoTrue's shape.
+struct Settings: Sendable, Encodable {
+    struct External: Sendable, Encodable {
+        var email = true
+        var phone = false
+    }
+    var external = External()
+    var disableSignup = false
+    var mailerAutoconfirm = true
+    var phoneAutoconfirm = false
+    var smsProvider = ""
+    var samlEnabled = false
+
+    enum CodingKeys: String, CodingKey {
+        case external
+        case disableSignup = "disable_signup"
+        case mailerAutoconfirm = "mailer_autoconfirm"
+        case phoneAutoconfirm = "phone_autoconfirm"
+        case smsProvider = "sms_provider"
+        case samlEnabled = "saml_enabled"
+    }
+}

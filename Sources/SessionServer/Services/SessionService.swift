@@ -1,0 +1,125 @@
+import Foundation
+import SessionCore
+
+/// The GoTrue flows: sign-up, sign-in, refresh, sign-out, user updates.
+///
+/// Routes parse and answer; this type decides. Every time comes from the
+/// configured clock.
+public struct SessionService: Sendable {
+    let store: AuthStore
+    let issuer: AccessTokenIssuer
+    let hasher: PasswordHasher
+    /// A bcrypt hash checked when the email is unknown, so both sign-in failures cost the same.
+    let decoyHash: String
+    let configuration: AuthServerConfiguration
+    let metrics: ServerMetrics
+    let emailLimiter: RateLimiter
+
+    var clock: any SessionClock { configuration.clock }
+    var policy: RotationPolicy {
+        RotationPolicy(refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshGrace)
+    }
+
+    /// Where the request came from, recorded on new sessions.
+    struct Origin: Sendable {
+        var userAgent: String?
+        var ip: String?
+    }
+
+    func signUp(_ credentials: PasswordCredentials, origin: Origin) async throws -> TokenResponse {
+        let email = try Self.normalize(email: credentials.email)
+        try validate(password: credentials.password)
+        let hash = await hasher.hash(credentials.password)
+        let user = try await store.createUser(
+            email: email, passwordHash: hash, metadata: credentials.data ?? [:], now: clock.now)
+        return try await startSession(for: user, origin: origin)
+    }
+
+    func signIn(email rawEmail: String, password: String, origin: Origin) async throws -> TokenResponse {
+        let email = try Self.normalize(email: rawEmail)
+        if case .limited(let seconds) = await emailLimiter.attempt(email) { throw AuthError.rateLimited(retryAfter: seconds) }
+        guard let user = try await store.user(email: email) else {
+            _ = await hasher.verify(password, hash: decoyHash)
+            metrics.signIn(succeeded: false)
+            throw AuthError.invalidCredentials
+        }
+        guard await hasher.verify(password, hash: user.passwordHash) else {
+            metrics.signIn(succeeded: false)
+            throw AuthError.invalidCredentials
+        }
+        metrics.signIn(succeeded: true)
+        return try await startSession(for: user, origin: origin)
+    }
+
+    func refresh(_ refreshToken: String) async throws -> (TokenResponse, RefreshOutcome) {
+        guard !refreshToken.isEmpty, refreshToken.utf8.count <= 512 else { throw AuthError.refreshTokenNotFound }
+        let grant: RefreshGrant
+        do {
+            grant = try await store.rotate(refreshToken: refreshToken, now: clock.now, policy: policy)
+        } catch let error as AuthError {
+            if error == .refreshTokenAlreadyUsed { metrics.reuseDetected() }
+            metrics.refresh(outcome: error.kind.rawValue)
+            throw error
+        }
+        metrics.refresh(outcome: grant.outcome.rawValue)
+        let response = try await tokenResponse(user: grant.user, sessionID: grant.session.id, refreshToken: grant.refreshToken)
+        return (response, grant.outcome)
+    }
+
+    func logout(_ identity: AuthenticatedIdentity, scope: String) async throws {
+        let now = clock.now
+        switch scope {
+        case "local":
+            if let sessionID = identity.sessionID {
+                try await store.revokeSession(id: sessionID, userID: identity.userID, reason: "logout", now: now)
+            }
+        case "global":
+            try await store.revokeSessions(userID: identity.userID, keeping: nil, reason: "logout", now: now)
+        case "others":
+            try await store.revokeSessions(userID: identity.userID, keeping: identity.sessionID, reason: "logout", now: now)
+        default:
+            throw AuthError.invalidRequest(field: "scope", "scope must be one of local, global, others.")
+        }
+    }
+
+    func startSession(for user: UserRecord, origin: Origin) async throws -> TokenResponse {
+        let now = clock.now
+        let (session, refreshToken) = try await store.createSession(
+            userID: user.id, userAgent: origin.userAgent, ip: origin.ip, now: now,
+            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL)
+        var signedIn = user
+        signedIn.lastSignInAt = now
+        return try await tokenResponse(user: signedIn, sessionID: session.id, refreshToken: refreshToken)
+    }
+
+    func tokenResponse(user: UserRecord, sessionID: String, refreshToken: String) async throws -> TokenResponse {
+        let now = clock.now
+        let (accessToken, expiresAt) = try await issuer.issue(
+            userID: user.id, email: user.email, sessionID: sessionID, now: now)
+        return TokenResponse(
+            accessToken: accessToken, expiresIn: Int(configuration.accessTokenTTL),
+            expiresAt: Int(expiresAt.timeIntervalSince1970), refreshToken: refreshToken, user: user.sessionUser)
+    }
+
+    func validate(password: String) throws {
+        if password.count < configuration.minimumPasswordLength {
+            throw AuthError.weakPassword(minimumLength: configuration.minimumPasswordLength)
+        }
+        // bcrypt reads only 72 bytes; longer passwords would be silently truncated.
+        if password.utf8.count > 72 {
+            throw AuthError.invalidRequest(field: "password", "Password cannot be longer than 72 bytes.")
+        }
+    }
+
+    /// Trims and lowercases an email, and checks its shape.
+    static func normalize(email: String) throws -> String {
+        let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard trimmed.count <= 255, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !trimmed.contains(where: \.isWhitespace)
+        else {
+            throw AuthError.invalidRequest(field: "email", "Unable to validate email address: invalid format")
+        }
+        return trimmed
+    }
+}

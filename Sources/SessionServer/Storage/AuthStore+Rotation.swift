@@ -1,0 +1,130 @@
+import Foundation
+import SQLKit
+
+extension AuthStore {
+    /// What a rotation transaction decided. A rejection is returned, not
+    /// thrown, so the transaction still commits what it wrote (a family
+    /// revoked on reuse must stay revoked).
+    private enum RotationStep: Sendable {
+        case grant(RefreshGrant)
+        case reject(AuthError)
+    }
+
+    /// Exchanges a refresh token for its successor, in one transaction.
+    ///
+    /// The session row is locked first (`FOR UPDATE` on PostgreSQL; the one
+    /// writer on SQLite), so two refreshes with the same token serialize: the
+    /// first rotates, the second finds a token rotated a moment ago and takes
+    /// the grace path to the same successor.
+    ///
+    /// - Throws: ``AuthError/refreshTokenNotFound`` (unknown or signed out),
+    ///   ``AuthError/refreshTokenAlreadyUsed`` (reuse: the family is revoked),
+    ///   ``AuthError/sessionExpired`` (inactivity or absolute cap),
+    ///   ``AuthError/sessionNotFound`` (the session row is gone).
+    public func rotate(refreshToken presented: String, now: Date, policy: RotationPolicy) async throws -> RefreshGrant {
+        let presentedHash = RefreshTokenCodec.hash(presented)
+        let flavor = driver.flavor
+        let step: RotationStep = try await driver.transaction { db in
+            guard
+                let sessionID = try await db.raw(
+                    "SELECT session_id FROM refresh_tokens WHERE token_hash = \(bind: presentedHash)"
+                ).first()?.string("session_id")
+            else { return .reject(.refreshTokenNotFound) }
+
+            guard
+                let sessionRow = try await db.raw(
+                    "SELECT * FROM sessions WHERE id = \(bind: sessionID)\(unsafeRaw: flavor.forUpdate)"
+                ).first()
+            else { return .reject(.sessionNotFound) }
+            var session = try Self.session(from: sessionRow)
+            // Read the token again under the lock: a concurrent rotation may have just committed.
+            guard
+                let tokenRow = try await db.raw(
+                    "SELECT * FROM refresh_tokens WHERE token_hash = \(bind: presentedHash)"
+                ).first()
+            else { return .reject(.refreshTokenNotFound) }
+            let token = try Self.refreshToken(from: tokenRow)
+
+            if session.isRevoked {
+                return .reject(session.revokedReason == "reuse" ? .refreshTokenAlreadyUsed : .refreshTokenNotFound)
+            }
+            if now >= session.notAfter { return .reject(.sessionExpired) }
+            guard let user = try await Self.fetchUser(id: session.userID, on: db) else {
+                return .reject(.sessionNotFound)
+            }
+
+            guard let rotatedAt = token.rotatedAt else {
+                // The active token: rotate it.
+                if now >= token.expiresAt { return .reject(.sessionExpired) }
+                let successor = try await Self.issueSuccessor(
+                    of: token, presented: presented, session: &session, now: now, policy: policy, on: db)
+                return .grant(RefreshGrant(refreshToken: successor, session: session, user: user, outcome: .rotated))
+            }
+
+            guard let successorHash = token.successorHash, let sealed = token.sealedSuccessor else {
+                return .reject(.refreshTokenNotFound)
+            }
+            let successorRow = try await db.raw(
+                "SELECT * FROM refresh_tokens WHERE token_hash = \(bind: successorHash)"
+            ).first().map(Self.refreshToken(from:))
+
+            if let successorRow, now.timeIntervalSince(rotatedAt) <= policy.grace, now < successorRow.expiresAt {
+                // Within the grace: a concurrent request or a quick retry gets the same successor.
+                let successor = try RefreshTokenCodec.open(sealed: sealed, parent: presented)
+                return .grant(
+                    RefreshGrant(refreshToken: successor, session: session, user: user, outcome: .replayedWithinGrace))
+            }
+            if let successorRow, successorRow.rotatedAt == nil, session.activeTokenHash == successorHash,
+                now < successorRow.expiresAt
+            {
+                // The successor was never used: the client crashed before saving it. Hand it over again.
+                let successor = try RefreshTokenCodec.open(sealed: sealed, parent: presented)
+                return .grant(
+                    RefreshGrant(
+                        refreshToken: successor, session: session, user: user, outcome: .recoveredUnsavedSuccessor))
+            }
+
+            // Reuse outside the grace (RFC 9700 §4.14): someone else may hold the family. End it.
+            try await db.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: now.stored), revoked_reason = 'reuse'
+                WHERE id = \(bind: session.id)
+                """
+            ).run()
+            return .reject(.refreshTokenAlreadyUsed)
+        }
+        switch step {
+        case .grant(let grant): return grant
+        case .reject(let error): throw error
+        }
+    }
+
+    private static func issueSuccessor(
+        of token: RefreshTokenRecord, presented: String, session: inout SessionRecord, now: Date,
+        policy: RotationPolicy, on db: any SQLDatabase
+    ) async throws -> String {
+        let successor = RefreshTokenCodec.generate()
+        let successorHash = RefreshTokenCodec.hash(successor)
+        let sealed = try RefreshTokenCodec.seal(successor: successor, parent: presented)
+        // Sliding lifetime, never past the session's absolute cap.
+        let record = RefreshTokenRecord(
+            tokenHash: successorHash, sessionID: session.id, parentHash: token.tokenHash, createdAt: now,
+            expiresAt: min(now.addingTimeInterval(policy.refreshTokenTTL), session.notAfter))
+        try await insertRefreshToken(record, on: db)
+        try await db.raw(
+            """
+            UPDATE refresh_tokens SET rotated_at = \(bind: now.stored), successor_hash = \(bind: successorHash),
+            sealed_successor = \(bind: sealed) WHERE token_hash = \(bind: token.tokenHash)
+            """
+        ).run()
+        try await db.raw(
+            """
+            UPDATE sessions SET refreshed_at = \(bind: now.stored), active_token_hash = \(bind: successorHash)
+            WHERE id = \(bind: session.id)
+            """
+        ).run()
+        session.refreshedAt = now
+        session.activeTokenHash = successorHash
+        return successor
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import SQLKit
+
+extension AuthStore {
+    static func session(from row: any SQLRow) throws -> SessionRecord {
+        SessionRecord(
+            id: try row.string("id"), userID: try row.string("user_id"), createdAt: try row.date("created_at"),
+            refreshedAt: try row.optionalDate("refreshed_at"), notAfter: try row.date("not_after"),
+            revokedAt: try row.optionalDate("revoked_at"), revokedReason: try row.optionalString("revoked_reason"),
+            userAgent: try row.optionalString("user_agent"), ip: try row.optionalString("ip"),
+            activeTokenHash: try row.optionalString("active_token_hash"))
+    }
+
+    static func refreshToken(from row: any SQLRow) throws -> RefreshTokenRecord {
+        RefreshTokenRecord(
+            tokenHash: try row.string("token_hash"), sessionID: try row.string("session_id"),
+            parentHash: try row.optionalString("parent_hash"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), rotatedAt: try row.optionalDate("rotated_at"),
+            successorHash: try row.optionalString("successor_hash"),
+            sealedSuccessor: try row.optionalString("sealed_successor"))
+    }
+
+    static func insertRefreshToken(_ record: RefreshTokenRecord, on db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO refresh_tokens (token_hash, session_id, parent_hash, created_at, expires_at)
+            VALUES (\(bind: record.tokenHash), \(bind: record.sessionID), \(bind: record.parentHash),
+            \(bind: record.createdAt.stored), \(bind: record.expiresAt.stored))
+            """
+        ).run()
+    }
+
+    /// Starts a session for `userID` and issues its first refresh token.
+    ///
+    /// - Returns: the session and the plaintext refresh token (stored only as a hash).
+    public func createSession(
+        userID: String, userAgent: String?, ip: String?, now: Date, refreshTokenTTL: TimeInterval,
+        absoluteTTL: TimeInterval
+    ) async throws -> (session: SessionRecord, refreshToken: String) {
+        let token = RefreshTokenCodec.generate()
+        let tokenHash = RefreshTokenCodec.hash(token)
+        let session = SessionRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, createdAt: now, refreshedAt: nil,
+            notAfter: now.addingTimeInterval(absoluteTTL), revokedAt: nil, revokedReason: nil,
+            userAgent: userAgent.map { String($0.prefix(256)) }, ip: ip, activeTokenHash: tokenHash)
+        let record = RefreshTokenRecord(
+            tokenHash: tokenHash, sessionID: session.id, parentHash: nil, createdAt: now,
+            expiresAt: min(now.addingTimeInterval(refreshTokenTTL), session.notAfter))
+        try await driver.transaction { db in
+            try await db.raw(
+                """
+                INSERT INTO sessions (id, user_id, created_at, not_after, user_agent, ip, active_token_hash)
+                VALUES (\(bind: session.id), \(bind: userID), \(bind: now.stored), \(bind: session.notAfter.stored),
+                \(bind: session.userAgent), \(bind: ip), \(bind: tokenHash))
+                """
+            ).run()
+            try await Self.insertRefreshToken(record, on: db)
+            try await db.raw(
+                "UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID)"
+            ).run()
+        }
+        return (session, token)
+    }
+
+    /// The session with `id`, revoked or not.
+    public func session(id: String) async throws -> SessionRecord? {
+        try await driver.transaction { db in
+            try await db.raw("SELECT * FROM sessions WHERE id = \(bind: id)").first().map(Self.session(from:))
+        }
+    }
+
+    /// The user's sessions that are still usable at `now`, newest first.
+    public func activeSessions(userID: String, now: Date) async throws -> [SessionRecord] {
+        try await driver.transaction { db in
+            try await db.raw(
+                """
+                SELECT * FROM sessions WHERE user_id = \(bind: userID) AND revoked_at IS NULL
+                AND not_after > \(bind: now.stored) ORDER BY created_at DESC
+                """
+            ).all().map(Self.session(from:))
+        }
+    }
+
+    /// Ends one session of `userID`.
+    ///
+    /// - Returns: `false` when the user has no such active session.
+    @discardableResult
+    public func revokeSession(id: String, userID: String, reason: String, now: Date) async throws -> Bool {
+        try await driver.transaction { db in
+            let rows = try await db.raw(
+                """
+                SELECT id FROM sessions WHERE id = \(bind: id) AND user_id = \(bind: userID) AND revoked_at IS NULL
+                """
+            ).all()
+            guard !rows.isEmpty else { return false }
+            try await db.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: now.stored), revoked_reason = \(bind: reason)
+                WHERE id = \(bind: id)
+                """
+            ).run()
+            return true
+        }
+    }
+
+    /// Ends every session of `userID`, except `keeping` when given.
+    public func revokeSessions(userID: String, keeping: String?, reason: String, now: Date) async throws {
+        try await driver.transaction { db in
+            try await db.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: now.stored), revoked_reason = \(bind: reason)
+                WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")
+                """
+            ).run()
+        }
+    }
+
+    /// Every refresh token row of a session (tests use this to check only hashes are stored).
+    public func refreshTokens(sessionID: String) async throws -> [RefreshTokenRecord] {
+        try await driver.transaction { db in
+            try await db.raw(
+                "SELECT * FROM refresh_tokens WHERE session_id = \(bind: sessionID) ORDER BY created_at"
+            ).all().map(Self.refreshToken(from:))
+        }
+    }
+
+    /// Deletes refresh tokens expired before `now`, and sessions past their cap or long revoked.
+    ///
+    /// - Returns: how many refresh token rows were deleted.
+    @discardableResult
+    public func pruneExpired(now: Date, revokedRetention: TimeInterval = 86_400) async throws -> Int {
+        try await driver.transaction { db in
+            let cutoff = now.addingTimeInterval(-revokedRetention).stored
+            let deadSessions = """
+                SELECT id FROM sessions WHERE not_after <= \(now.stored) OR revoked_at <= \(cutoff)
+                """
+            let expired = try await db.raw(
+                """
+                SELECT token_hash FROM refresh_tokens WHERE expires_at <= \(bind: now.stored)
+                OR session_id IN (\(unsafeRaw: deadSessions))
+                """
+            ).all()
+            try await db.raw(
+                """
+                DELETE FROM refresh_tokens WHERE expires_at <= \(bind: now.stored)
+                OR session_id IN (\(unsafeRaw: deadSessions))
+                """
+            ).run()
+            try await db.raw("DELETE FROM sessions WHERE id IN (\(unsafeRaw: deadSessions))").run()
+            return expired.count
+        }
+    }
+}

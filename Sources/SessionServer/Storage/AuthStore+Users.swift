@@ -1,0 +1,98 @@
+import Foundation
+import SQLKit
+import SessionCore
+
+extension AuthStore {
+    static func user(from row: any SQLRow) throws -> UserRecord {
+        UserRecord(
+            id: try row.string("id"), email: try row.string("email"), passwordHash: try row.string("password_hash"),
+            userMetadata: try decodeMetadata(row.string("user_metadata")), createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at"), lastSignInAt: try row.optionalDate("last_sign_in_at"),
+            emailConfirmedAt: try row.optionalDate("email_confirmed_at"))
+    }
+
+    static func fetchUser(id: String, on db: any SQLDatabase) async throws -> UserRecord? {
+        try await db.raw("SELECT * FROM users WHERE id = \(bind: id)").first().map(user(from:))
+    }
+
+    /// Creates a confirmed user (autoconfirm, as a GoTrue with mailer autoconfirm does).
+    ///
+    /// - Throws: ``AuthError/userAlreadyExists`` when the email is taken.
+    public func createUser(email: String, passwordHash: String, metadata: [String: JSONValue], now: Date) async throws -> UserRecord {
+        let record = UserRecord(
+            id: UUID().uuidString.lowercased(), email: email, passwordHash: passwordHash, userMetadata: metadata,
+            createdAt: now, updatedAt: now, lastSignInAt: nil, emailConfirmedAt: now)
+        let metadataText = try Self.encodeMetadata(metadata)
+        return try await driver.transaction { db in
+            if try await db.raw("SELECT id FROM users WHERE email = \(bind: email)").first() != nil {
+                throw AuthError.userAlreadyExists
+            }
+            try await db.raw(
+                """
+                INSERT INTO users (id, email, password_hash, user_metadata, created_at, updated_at, email_confirmed_at)
+                VALUES (\(bind: record.id), \(bind: email), \(bind: passwordHash), \(bind: metadataText),
+                \(bind: now.stored), \(bind: now.stored), \(bind: now.stored))
+                """
+            ).run()
+            return record
+        }
+    }
+
+    /// The user with `email` (already normalized), if any.
+    public func user(email: String) async throws -> UserRecord? {
+        try await driver.transaction { db in
+            try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first().map(Self.user(from:))
+        }
+    }
+
+    /// The user with `id`, if any.
+    public func user(id: String) async throws -> UserRecord? {
+        try await driver.transaction { db in try await Self.fetchUser(id: id, on: db) }
+    }
+
+    /// Merges `metadata` into the user's metadata (a `null` value removes a key).
+    ///
+    /// - Throws: ``AuthError/notFound`` when the user is gone.
+    public func mergeUserMetadata(id: String, metadata: [String: JSONValue], now: Date) async throws -> UserRecord {
+        try await driver.transaction { db in
+            guard var user = try await Self.fetchUser(id: id, on: db) else { throw AuthError.notFound }
+            for (key, value) in metadata {
+                if value == .null { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
+            }
+            user.updatedAt = now
+            try await db.raw(
+                """
+                UPDATE users SET user_metadata = \(bind: try Self.encodeMetadata(user.userMetadata)),
+                updated_at = \(bind: now.stored) WHERE id = \(bind: id)
+                """
+            ).run()
+            return user
+        }
+    }
+
+    /// Deletes the user and everything they own; every session ends.
+    public func deleteUser(id: String) async throws {
+        try await driver.transaction { db in
+            try await db.raw(
+                "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = \(bind: id))"
+            ).run()
+            try await db.raw("DELETE FROM sessions WHERE user_id = \(bind: id)").run()
+            try await db.raw("DELETE FROM activities WHERE user_id = \(bind: id)").run()
+            try await db.raw("DELETE FROM users WHERE id = \(bind: id)").run()
+        }
+    }
+}
+
+extension AuthStore {
+    /// Replaces the user's password hash.
+    public func updatePasswordHash(userID: String, hash: String, now: Date) async throws {
+        try await driver.transaction { db in
+            try await db.raw(
+                """
+                UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now.stored)
+                WHERE id = \(bind: userID)
+                """
+            ).run()
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import SQLKit
+import SessionCore
+
+/// Everything the server keeps: users, sessions, refresh tokens, signing
+/// keys and activities, on SQLite or PostgreSQL through SQLKit.
+///
+/// Each public method is one transaction. Tests reach the store through
+/// ``AuthServer/store`` to assert what was (and was not) written.
+public final class AuthStore: Sendable {
+    let driver: any DatabaseDriver
+    let schema: String?
+
+    init(driver: any DatabaseDriver, schema: String?) {
+        self.driver = driver
+        self.schema = schema
+    }
+
+    /// Opens the store at `location`; nothing is read until the driver runs.
+    public static func open(_ location: DatabaseLocation, logger: Logger) async throws -> AuthStore {
+        switch location {
+        case .sqlite(let path):
+            return AuthStore(driver: try SQLiteDriver(path: path, logger: logger), schema: nil)
+        case .sqliteInMemory:
+            return AuthStore(driver: try SQLiteDriver(path: nil, logger: logger), schema: nil)
+        case .postgres(let url):
+            let driver = try PostgresDriver(url: url, logger: logger)
+            return AuthStore(driver: driver, schema: driver.schema)
+        }
+    }
+
+    /// The database kind behind this store.
+    public var flavor: SQLFlavor { driver.flavor }
+
+    /// Keeps database connections alive until graceful shutdown; run it as a service.
+    public func run() async throws {
+        try await driver.run()
+    }
+
+    /// Brings the schema up to date.
+    ///
+    /// - Returns: how many migration steps ran.
+    @discardableResult
+    public func migrate() async throws -> Int {
+        try await Migrations.run(on: driver, schema: schema)
+    }
+
+    /// Runs `body` in one transaction, for tests and tools that inspect rows.
+    public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await driver.transaction(body)
+    }
+
+    static let metadataEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    static func encodeMetadata(_ metadata: [String: JSONValue]) throws -> String {
+        String(decoding: try metadataEncoder.encode(metadata), as: UTF8.self)
+    }
+
+    static func decodeMetadata(_ text: String) throws -> [String: JSONValue] {
+        try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+    }
+}

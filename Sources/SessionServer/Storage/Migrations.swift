@@ -1,0 +1,68 @@
+import SQLKit
+
+/// The schema, as ordered steps. Each runs once; `schema_migrations` records
+/// which have. Append new steps; never edit an applied one.
+enum Migrations {
+    static func steps(_ f: SQLFlavor) -> [String] {
+        [
+            """
+            CREATE TABLE IF NOT EXISTS users (
+              id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
+              user_metadata TEXT NOT NULL, created_at \(f.timestamp) NOT NULL, updated_at \(f.timestamp) NOT NULL,
+              last_sign_in_at \(f.timestamp), email_confirmed_at \(f.timestamp))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS sessions (
+              id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at \(f.timestamp) NOT NULL,
+              refreshed_at \(f.timestamp), not_after \(f.timestamp) NOT NULL, revoked_at \(f.timestamp),
+              revoked_reason TEXT, user_agent TEXT, ip TEXT, active_token_hash TEXT)
+            """,
+            "CREATE INDEX IF NOT EXISTS sessions_user_id ON sessions (user_id)",
+            """
+            CREATE TABLE IF NOT EXISTS refresh_tokens (
+              token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL, parent_hash TEXT,
+              created_at \(f.timestamp) NOT NULL, expires_at \(f.timestamp) NOT NULL, rotated_at \(f.timestamp),
+              successor_hash TEXT, sealed_successor TEXT)
+            """,
+            "CREATE INDEX IF NOT EXISTS refresh_tokens_session_id ON refresh_tokens (session_id)",
+            "CREATE INDEX IF NOT EXISTS refresh_tokens_expires_at ON refresh_tokens (expires_at)",
+            """
+            CREATE TABLE IF NOT EXISTS signing_keys (
+              kid TEXT PRIMARY KEY, private_key_pem TEXT NOT NULL, created_at \(f.timestamp) NOT NULL,
+              retired_at \(f.timestamp), generation \(f.integer) NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS activities (
+              id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL, distance_m \(f.double) NOT NULL,
+              started_at \(f.timestamp) NOT NULL, created_at \(f.timestamp) NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS activities_user_id ON activities (user_id)",
+        ]
+    }
+
+    /// Applies every step not yet recorded, in one transaction.
+    static func run(on driver: any DatabaseDriver, schema: String?) async throws -> Int {
+        let flavor = driver.flavor
+        return try await driver.transaction { db in
+            if flavor == .postgres {
+                // Two replicas starting together take turns here.
+                try await db.raw("SELECT pg_advisory_xact_lock(73616573)").run()
+                if let schema {
+                    try await db.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+                }
+            }
+            try await db.raw(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version \(unsafeRaw: flavor.integer) PRIMARY KEY)"
+            ).run()
+            let rows = try await db.raw("SELECT version FROM schema_migrations").all()
+            let applied = Set(try rows.map { try $0.decode(column: "version", as: Int.self) })
+            var count = 0
+            for (index, step) in steps(flavor).enumerated() where !applied.contains(index + 1) {
+                try await db.raw("\(unsafeRaw: step)").run()
+                try await db.raw("INSERT INTO schema_migrations (version) VALUES (\(bind: index + 1))").run()
+                count += 1
+            }
+            return count
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// PostgreSQL through postgres-nio's `PostgresClient`, which must be run as a
+/// service (postgres-kit's pool is not Sendable in Swift 6).
+final class PostgresDriver: DatabaseDriver {
+    let flavor = SQLFlavor.postgres
+    let client: PostgresClient
+    /// The schema the tables live in, when the URL named one.
+    let schema: String?
+    private let logger: Logger
+
+    init(url: String, logger: Logger) throws {
+        guard let components = URLComponents(string: url), let host = components.host else {
+            throw ConfigurationError("The PostgreSQL URL is not valid: \(DatabaseLocation.postgres(url: url))")
+        }
+        let query = components.queryItems ?? []
+        let schema = query.first { $0.name == "schema" }?.value
+        if let schema, !schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+            throw ConfigurationError("The schema name may hold only letters, digits and underscores.")
+        }
+        let tls: PostgresClient.Configuration.TLS
+        switch query.first(where: { $0.name == "sslmode" })?.value {
+        case "require": tls = .require(.makeClientConfiguration())
+        case "prefer": tls = .prefer(.makeClientConfiguration())
+        default: tls = .disable
+        }
+        let database = components.path.split(separator: "/").first.map(String.init)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: database, tls: tls)
+        if let schema {
+            // Every pooled connection starts with the schema on its search path.
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.schema = schema
+        self.logger = logger
+    }
+
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withTransaction(logger: logger) { connection in
+            try await body(connection.sql())
+        }
+    }
+
+    func run() async throws {
+        await client.run()
+    }
+}
+
+/// A configuration value that cannot be used.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import SessionCore
+
+/// A user row.
+public struct UserRecord: Sendable, Hashable {
+    public var id: String
+    public var email: String
+    var passwordHash: String
+    public var userMetadata: [String: JSONValue]
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var lastSignInAt: Date?
+    public var emailConfirmedAt: Date?
+
+    /// The user as GoTrue describes it on the wire.
+    public var sessionUser: SessionUser {
+        let identity = UserIdentity(
+            id: id, identityId: id, userId: id, provider: "email",
+            identityData: ["sub": .string(id), "email": .string(email), "email_verified": false],
+            createdAt: createdAt, updatedAt: updatedAt, lastSignInAt: lastSignInAt)
+        return SessionUser(
+            id: id, email: email, emailConfirmedAt: emailConfirmedAt, lastSignInAt: lastSignInAt,
+            userMetadata: userMetadata, appMetadata: ["provider": "email", "providers": ["email"]],
+            identities: [identity], createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+/// A session row: one signed-in device, the family of its refresh tokens.
+public struct SessionRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var createdAt: Date
+    public var refreshedAt: Date?
+    /// The absolute end of the session, whatever happens.
+    public var notAfter: Date
+    public var revokedAt: Date?
+    /// `logout`, `reuse` or `deleted`.
+    public var revokedReason: String?
+    public var userAgent: String?
+    public var ip: String?
+    /// Hash of the one refresh token that may rotate next.
+    public var activeTokenHash: String?
+
+    public var isRevoked: Bool { revokedAt != nil }
+}
+
+/// A refresh token row; the token itself is never stored.
+public struct RefreshTokenRecord: Sendable, Hashable {
+    public var tokenHash: String
+    public var sessionID: String
+    public var parentHash: String?
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var rotatedAt: Date?
+    public var successorHash: String?
+    var sealedSuccessor: String?
+}
+
+/// A stored signing key.
+struct StoredSigningKey: Sendable {
+    var kid: String
+    var privateKeyPEM: String
+    var createdAt: Date
+}
+
+/// How a refresh request was satisfied.
+public enum RefreshOutcome: String, Sendable {
+    /// The active token rotated to a new successor.
+    case rotated
+    /// A rotated-out token came back within the grace: same successor.
+    case replayedWithinGrace
+    /// The parent of the unused active token came back (the client crashed
+    /// before saving): the active token again.
+    case recoveredUnsavedSuccessor
+}
+
+/// A successful refresh: the refresh token to hand out and whose it is.
+public struct RefreshGrant: Sendable {
+    public var refreshToken: String
+    public var session: SessionRecord
+    public var user: UserRecord
+    public var outcome: RefreshOutcome
+}
+
+/// Lifetimes that rotation applies.
+public struct RotationPolicy: Sendable {
+    public var refreshTokenTTL: TimeInterval
+    public var grace: TimeInterval
+    public init(refreshTokenTTL: TimeInterval, grace: TimeInterval) {
+        self.refreshTokenTTL = refreshTokenTTL
+        self.grace = grace
+    }
+}

@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+import SessionCore
+
+/// Verifies ES256 access tokens: signature first, then claims with leeway.
+///
+/// Only `ES256` with a known `kid` is accepted. Pinning one algorithm in the
+/// header check is what defeats `alg: none` and the HS256-signed-with-the-
+/// public-key confusion: neither reaches a signature routine.
+public struct AccessTokenVerifier: Sendable {
+    let keys: any VerificationKeySource
+    let issuer: String?
+    let audience: String?
+    let leeway: TimeInterval
+
+    /// - Parameters:
+    ///   - keys: where public keys come from.
+    ///   - issuer: the required `iss`, or `nil` to accept any.
+    ///   - audience: a required member of `aud`, or `nil` to accept any.
+    ///   - leeway: clock-skew tolerance on `exp`, `nbf` and `iat`, in seconds.
+    public init(keys: any VerificationKeySource, issuer: String?, audience: String?, leeway: TimeInterval) {
+        self.keys = keys
+        self.issuer = issuer
+        self.audience = audience
+        self.leeway = leeway
+    }
+
+    /// Checks `token` at time `now`.
+    ///
+    /// - Throws: ``AuthError/authRequired(_:credentialsSent:)`` for anything
+    ///   malformed, unsigned or badly signed, ``AuthError/tokenExpired`` past
+    ///   `exp + leeway`, ``AuthError/internalFailure`` if the keys cannot be read.
+    public func verify(_ token: String, now: Date) async throws -> VerifiedAccessToken {
+        func reject(_ reason: String) -> AuthError { .authRequired(reason, credentialsSent: true) }
+        guard token.utf8.count <= UnverifiedJWT.maximumLength else { throw reject("token is too large") }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw reject("token is malformed") }
+        guard let headerData = Base64URL.decode(parts[0]) else { throw reject("token header is not base64url") }
+        let header: AccessTokenHeader
+        do {
+            header = try JSONDecoder().decode(AccessTokenHeader.self, from: headerData)
+        } catch {
+            throw reject("token header is not valid JSON")
+        }
+        guard header.alg == "ES256" else { throw reject("signing method \(header.alg.prefix(10)) is not allowed") }
+        guard let kid = header.kid, !kid.isEmpty else { throw reject("token has no kid") }
+
+        let publicKey: P256.Signing.PublicKey?
+        do {
+            publicKey = try await keys.verificationKey(kid: kid)
+        } catch {
+            throw AuthError.internalFailure
+        }
+        guard let publicKey else { throw reject("unknown kid") }
+        guard let signatureData = Base64URL.decode(parts[2]), signatureData.count == 64 else {
+            throw reject("signature is malformed")
+        }
+        let signature: P256.Signing.ECDSASignature
+        do {
+            signature = try P256.Signing.ECDSASignature(rawRepresentation: signatureData)
+        } catch {
+            throw reject("signature is malformed")
+        }
+        let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+        guard publicKey.isValidSignature(signature, for: signingInput) else { throw reject("signature is invalid") }
+
+        // Only a signed payload is parsed: nothing unsigned is ever trusted.
+        guard let payloadData = Base64URL.decode(parts[1]) else { throw reject("token payload is not base64url") }
+        let claims: JWTClaims
+        do {
+            claims = try JSONDecoder().decode(JWTClaims.self, from: payloadData)
+        } catch {
+            throw reject("token payload is not valid JSON")
+        }
+        try checkClaims(claims, now: now)
+        guard let sub = claims.sub, !sub.isEmpty else { throw reject("token has no sub") }
+        return VerifiedAccessToken(userID: sub, sessionID: claims.sessionId, email: claims.email, claims: claims)
+    }
+
+    private func checkClaims(_ claims: JWTClaims, now: Date) throws {
+        func reject(_ reason: String) -> AuthError { .authRequired(reason, credentialsSent: true) }
+        if let audience, !claims.aud.contains(audience) { throw reject("token has an unexpected aud") }
+        if let issuer, claims.iss != issuer { throw reject("token has an unexpected iss") }
+        guard let exp = claims.exp else { throw reject("token has no exp") }
+        if now.timeIntervalSince(exp) > leeway { throw AuthError.tokenExpired }
+        if let nbf = claims.nbf, nbf.timeIntervalSince(now) > leeway { throw reject("token is not valid yet") }
+        if let iat = claims.iat, iat.timeIntervalSince(now) > leeway { throw reject("token was issued in the future") }
+    }
+}

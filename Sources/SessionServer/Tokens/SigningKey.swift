@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+import SessionCore
+
+/// An ES256 signing key with its key id.
+public struct SigningKey: Sendable {
+    public let kid: String
+    let privateKey: P256.Signing.PrivateKey
+    public let createdAt: Date
+
+    init(kid: String, privateKey: P256.Signing.PrivateKey, createdAt: Date) {
+        self.kid = kid
+        self.privateKey = privateKey
+        self.createdAt = createdAt
+    }
+
+    /// A fresh key; the kid is random so replicas never collide.
+    static func generate(now: Date) -> SigningKey {
+        let key = P256.Signing.PrivateKey()
+        let kid = String(RefreshTokenCodec.generate().prefix(16))
+        return SigningKey(kid: kid, privateKey: key, createdAt: now)
+    }
+
+    var publicKey: P256.Signing.PublicKey { privateKey.publicKey }
+
+    /// The public half as a JWK.
+    public var jwk: JWK {
+        let raw = privateKey.publicKey.rawRepresentation
+        return JWK(
+            kty: "EC", crv: "P-256",
+            x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)),
+            kid: kid, alg: "ES256", use: "sig")
+    }
+
+    /// Signs `signingInput` (`header.payload`) and returns the base64url raw `r||s` signature.
+    func sign(_ signingInput: String) throws -> String {
+        let signature = try privateKey.signature(for: Data(signingInput.utf8))
+        return Base64URL.encode(signature.rawRepresentation)
+    }
+}
+
+extension JWK {
+    /// The P-256 public key inside, if this is one.
+    var p256PublicKey: P256.Signing.PublicKey? {
+        guard kty == "EC", crv == "P-256", alg == nil || alg == "ES256",
+            let x = x.flatMap(Base64URL.decode), let y = y.flatMap(Base64URL.decode), x.count == 32, y.count == 32
+        else { return nil }
+        do {
+            return try P256.Signing.PublicKey(rawRepresentation: x + y)
+        } catch {
+            // A JWK that is not a point on the curve is unusable, not fatal.
+            return nil
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SessionServer
+
+/// Options shared by every subcommand. Each flag falls back to an
+/// environment variable (`AUTH_SERVER_PORT`, …), then to DESIGN.md's default.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Interface to bind (env AUTH_SERVER_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to bind (env AUTH_SERVER_PORT; default 9999).")
+    var port: Int?
+
+    @Option(help: "SQLite file path, :memory:, or postgres://… URL (env AUTH_SERVER_DATABASE; default ./data/auth.sqlite).")
+    var database: String?
+
+    @Option(help: "Access token lifetime in seconds (env AUTH_SERVER_ACCESS_TOKEN_TTL; default 3600).")
+    var accessTokenTtl: Double?
+
+    @Option(help: "Refresh reuse grace in seconds (env AUTH_SERVER_REFRESH_GRACE; default 10).")
+    var refreshGrace: Double?
+
+    @Option(help: "Clock-skew leeway in seconds (env AUTH_SERVER_LEEWAY; default 60).")
+    var leeway: Double?
+
+    @Option(help: "Log level (env LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    func configuration() throws -> AuthServerConfiguration {
+        do {
+            return try AuthServerConfiguration.resolve(
+                ConfigurationOverrides(
+                    host: host, port: port, database: database, accessTokenTTL: accessTokenTtl,
+                    refreshGrace: refreshGrace, leeway: leeway))
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func logger() -> Logger {
+        var logger = Logger(label: "auth-server")
+        let level = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]
+        logger.logLevel = level.flatMap(Logger.Level.init(rawValue:)) ?? .info
+        return logger
+    }
+}

@@ -1,1 +1,0 @@
-print("auth-server: not built yet")

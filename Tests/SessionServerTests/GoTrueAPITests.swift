@@ -1,0 +1,198 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import SessionCore
+import SessionKitTesting
+import SessionServer
+import Testing
+
+/// The GoTrue-compatible surface, as Supabase clients call it.
+struct GoTrueAPITests {
+    @Test func signUpAnswersASessionWithTheUser() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let response = try await client.send(
+                .post, "/auth/v1/signup", json: #"{"email":"Ada@Example.com","password":"correct-horse","data":{"plan":"pro"}}"#)
+            #expect(response.status == .ok)
+            let session = try response.decode(TokenResponse.self)
+            #expect(session.user.email == "ada@example.com")
+            #expect(session.user.aud == "authenticated")
+            #expect(session.user.role == "authenticated")
+            #expect(session.user.userMetadata["plan"] == "pro")
+            #expect(session.user.appMetadata["provider"] == "email")
+            #expect(session.user.emailConfirmedAt != nil)
+            #expect(session.expiresAt == Int(test.clock.now.timeIntervalSince1970) + 3600)
+            #expect(session.refreshToken.count == 43)
+        }
+    }
+
+    @Test func accessTokenCarriesSupabaseClaims() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let session = try await client.signUp()
+            let jwt = try UnverifiedJWT(session.accessToken)
+            #expect(jwt.header.alg == "ES256")
+            #expect(jwt.header.kid == (try await test.server.keyRing.currentKeyID()))
+            #expect(jwt.claims.sub == session.user.id)
+            #expect(jwt.claims.aud == ["authenticated"])
+            #expect(jwt.claims.role == "authenticated")
+            #expect(jwt.claims.iss == "sessionkit")
+            #expect(jwt.claims.email == "ada@example.com")
+            #expect(jwt.claims.sessionId != nil)
+            #expect(jwt.claims.exp == test.clock.now.addingTimeInterval(3600))
+        }
+    }
+
+    @Test func signUpRejectsATakenEmail() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            _ = try await client.signUp()
+            let again = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"ada@example.com","password":"other-pass"}"#)
+            #expect(again.status == .unprocessableContent)
+            #expect(again.goTrueCode == "user_already_exists")
+        }
+    }
+
+    @Test func signUpRejectsAWeakPasswordAndABadEmail() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let weak = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"a@example.com","password":"123"}"#)
+            #expect(weak.status == .unprocessableContent)
+            #expect(weak.goTrueCode == "weak_password")
+            let reasons = try weak.jsonObject()["weak_password"] as? [String: Any]
+            #expect(reasons?["reasons"] as? [String] == ["length"])
+            let email = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"not-an-email","password":"123456"}"#)
+            #expect(email.status == .badRequest)
+            #expect(email.goTrueCode == "validation_failed")
+        }
+    }
+
+    @Test func signInAnswersTheSameErrorForUnknownEmailAndWrongPassword() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            _ = try await client.signUp()
+            let wrongPassword = try await client.signIn("ada@example.com", password: "wrong-password")
+            let unknownEmail = try await client.signIn("nobody@example.com", password: "wrong-password")
+            #expect(wrongPassword.status == .badRequest)
+            #expect(wrongPassword.goTrueCode == "invalid_credentials")
+            #expect(wrongPassword.text == unknownEmail.text)
+            #expect(wrongPassword.status == unknownEmail.status)
+            let ok = try await client.signIn("ada@example.com", password: "correct-horse")
+            #expect(try ok.decode(TokenResponse.self).user.lastSignInAt != nil)
+        }
+    }
+
+    @Test func readsAndUpdatesTheUser() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let session = try await client.signUp()
+            let user = try await client.send(.get, "/auth/v1/user", bearer: session.accessToken).decode(SessionUser.self)
+            #expect(user.id == session.user.id)
+            let updated = try await client.send(
+                .put, "/auth/v1/user", json: #"{"data":{"first_name":"Ada","theme":"dark"}}"#, bearer: session.accessToken
+            ).decode(SessionUser.self)
+            #expect(updated.userMetadata["first_name"] == "Ada")
+            let merged = try await client.send(
+                .put, "/auth/v1/user", json: #"{"data":{"theme":null}}"#, bearer: session.accessToken
+            ).decode(SessionUser.self)
+            #expect(merged.userMetadata == ["first_name": "Ada"])
+        }
+    }
+
+    @Test func updatesThePassword() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let session = try await client.signUp()
+            let response = try await client.send(
+                .put, "/auth/v1/user", json: #"{"password":"new-password"}"#, bearer: session.accessToken)
+            #expect(response.status == .ok)
+            #expect(try await client.signIn("ada@example.com", password: "new-password").status == .ok)
+            #expect(try await client.signIn("ada@example.com", password: "correct-horse").status == .badRequest)
+        }
+    }
+
+    @Test func logoutScopesEndTheRightSessions() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let phone = try await client.signUp()
+            let laptop = try await client.signIn("ada@example.com", password: "correct-horse").decode(TokenResponse.self)
+            let tablet = try await client.signIn("ada@example.com", password: "correct-horse").decode(TokenResponse.self)
+
+            #expect(try await client.send(.post, "/auth/v1/logout?scope=others", bearer: laptop.accessToken).status == .noContent)
+            #expect(try await client.refresh(phone.refreshToken).goTrueCode == "refresh_token_not_found")
+            #expect(try await client.refresh(tablet.refreshToken).goTrueCode == "refresh_token_not_found")
+            let laptop2 = try await client.refresh(laptop.refreshToken).decode(TokenResponse.self)
+
+            #expect(try await client.send(.post, "/auth/v1/logout", bearer: laptop2.accessToken).status == .noContent)
+            #expect(try await client.refresh(laptop2.refreshToken).goTrueCode == "refresh_token_not_found")
+            let after = try await client.send(.get, "/auth/v1/user", bearer: laptop2.accessToken)
+            #expect(after.status == .forbidden)
+            #expect(after.goTrueCode == "session_not_found")
+        }
+    }
+
+    @Test func rejectsAnUnknownLogoutScope() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let session = try await client.signUp()
+            let response = try await client.send(.post, "/auth/v1/logout?scope=everyone", bearer: session.accessToken)
+            #expect(response.status == .badRequest)
+            #expect(response.goTrueCode == "validation_failed")
+        }
+    }
+
+    @Test func servesJWKSSettingsAndHealth() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let jwks = try await client.send(.get, "/auth/v1/.well-known/jwks.json").decode(JWKS.self)
+            #expect(jwks.keys.count == 1)
+            #expect(jwks.keys.first?.kty == "EC")
+            #expect(jwks.keys.first?.alg == "ES256")
+            let settings = try await client.send(.get, "/auth/v1/settings")
+            #expect(try settings.jsonObject()["mailer_autoconfirm"] as? Bool == true)
+            #expect(try await client.send(.get, "/auth/v1/health").status == .ok)
+        }
+    }
+
+    @Test func answersTheNewerErrorShapeWhenAsked() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let response = try await client.send(
+                .post, "/auth/v1/token?grant_type=refresh_token", json: #"{"refresh_token":"nope"}"#,
+                headers: [GoTrueError.apiVersionHeader: "2024-01-01"])
+            #expect(response.status == .badRequest)
+            let json = try response.jsonObject()
+            #expect(json["code"] as? String == "refresh_token_not_found")
+            #expect(json["message"] as? String == "Invalid Refresh Token: Refresh Token Not Found")
+            #expect(json["msg"] == nil)
+            #expect(response.headers[GoTrueError.apiVersionHeader] == "2024-01-01")
+        }
+    }
+
+    @Test func rejectsUnknownGrantTypesAndPKCECodesWithoutAFlow() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let unknown = try await client.send(.post, "/auth/v1/token?grant_type=magic", json: "{}")
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.goTrueCode == "unsupported_grant_type")
+            let missing = try await client.send(.post, "/auth/v1/token", json: "{}")
+            #expect(missing.goTrueCode == "unsupported_grant_type")
+            let pkce = try await client.send(
+                .post, "/auth/v1/token?grant_type=pkce", json: #"{"auth_code":"abc","code_verifier":"def"}"#)
+            #expect(pkce.status == .notFound)
+            #expect(pkce.goTrueCode == "flow_state_not_found")
+        }
+    }
+
+    @Test func bearerRoutesAnswerGoTrueAuthErrors() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let none = try await client.send(.get, "/auth/v1/user")
+            #expect(none.status == .unauthorized)
+            #expect(none.goTrueCode == "no_authorization")
+            let garbage = try await client.send(.get, "/auth/v1/user", bearer: "garbage")
+            #expect(garbage.status == .forbidden)
+            #expect(garbage.goTrueCode == "bad_jwt")
+        }
+    }
+}
