@@ -196,3 +196,24 @@ struct GoTrueAPITests {
         }
     }
 }
+
+/// Sign-up races, on every database.
+struct SignUpRaceTests {
+    @Test(arguments: TestDatabase.all)
+    func concurrentSignUpsWithOneEmailCreateOneUser(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
+        try await test.run { client in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await client.send(
+                            .post, "/auth/v1/signup", json: #"{"email":"race@example.com","password":"correct-horse"}"#
+                        ).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [200, 422, 422, 422])
+        }
+    }
+}

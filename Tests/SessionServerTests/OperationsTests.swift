@@ -6,6 +6,10 @@ import SessionKitTesting
 import SessionServer
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Metrics, request logs, pruning, rate limits, live serving.
 struct OperationsTests {
     @Test func countsSignInsRefreshesReuseAndUnauthorizedInMetrics() async throws {
@@ -138,5 +142,16 @@ struct OperationsTests {
             let refreshed = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
             #expect(try await client.send(.get, "/v1/auth/me", bearer: refreshed.accessToken).status == .ok)
         }
+    }
+
+    @Test func runsInProcessForEndToEndTests() async throws {
+        let test = try await TestServer.make()
+        let health = try await test.server.withRunningServer { base in
+            #expect(base.port != nil && base.port != 0)
+            let (data, response) = try await URLSession.shared.data(from: base.appendingPathComponent("auth/v1/health"))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(health.contains("GoTrue"))
     }
 }
