@@ -210,6 +210,24 @@ struct GoTrueAPITests {
     }
 }
 
+/// Browsers (supabase-js) call cross-origin.
+struct CORSTests {
+    @Test func answersPreflightForTheTokenEndpoint() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let response = try await client.executeRequest(
+                uri: "/auth/v1/token?grant_type=password", method: .options,
+                headers: [
+                    .origin: "https://app.example", HTTPField.Name("Access-Control-Request-Method")!: "POST",
+                    HTTPField.Name("Access-Control-Request-Headers")!: "apikey, content-type",
+                ], body: nil)
+            #expect(response.status.code < 300)
+            #expect(response.headers[HTTPField.Name("Access-Control-Allow-Origin")!] == "https://app.example")
+            #expect(response.headers[HTTPField.Name("Access-Control-Allow-Headers")!]?.lowercased().contains("apikey") == true)
+        }
+    }
+}
+
 /// Sign-up races, on every database.
 struct SignUpRaceTests {
     @Test(arguments: TestDatabase.all)
