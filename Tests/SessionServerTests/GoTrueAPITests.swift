@@ -197,6 +197,21 @@ struct GoTrueAPITests {
     }
 
     @Test(arguments: TestDatabase.all)
+    func answersBadJWTForAnExpiredTokenOnUser(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
+        try await test.run { client in
+            let session = try await client.signUp()
+            await test.clock.advance(by: 3600 + 61)
+            let response = try await client.send(.get, "/auth/v1/user", bearer: session.accessToken)
+            #expect(response.status == .forbidden)
+            #expect(response.goTrueCode == "bad_jwt")
+            #expect(response.text.contains("expired"))
+            // The refresh token still works: an expired access token does not end the session.
+            #expect(try await client.refresh(session.refreshToken).status == .ok)
+        }
+    }
+
+    @Test(arguments: TestDatabase.all)
     func bearerRoutesAnswerGoTrueAuthErrors(database: TestDatabase) async throws {
         let test = try await TestServer.make(database)
         try await test.run { client in
