@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import SessionCore
@@ -66,6 +67,17 @@ public struct AuthServer: Sendable {
     public func buildRouter() -> Router<AuthRequestContext> {
         let router = Router(context: AuthRequestContext.self)
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
+        // Browsers running supabase-js call the API cross-origin; tokens travel
+        // in headers, never cookies, so no credentials mode is needed.
+        router.add(
+            middleware: CORSMiddleware(
+                allowOrigin: .originBased,
+                allowHeaders: [
+                    .accept, .authorization, .contentType, .origin, HTTPField.Name("apikey")!,
+                    HTTPField.Name("x-client-info")!, GoTrueError.apiVersionHeader,
+                ],
+                allowMethods: [.get, .post, .put, .patch, .delete, .head, .options],
+                exposedHeaders: ["X-Supabase-Api-Version", "Retry-After", "WWW-Authenticate"]))
         router.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -26,8 +26,9 @@ struct BadInputTests {
         }
     }
 
-    @Test func namesTheFieldWithTheWrongType() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func namesTheFieldWithTheWrongType(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let response = try await client.send(.post, "/auth/v1/token?grant_type=refresh_token", json: #"{"refresh_token":7}"#)
             #expect(response.status == .badRequest)
@@ -35,8 +36,9 @@ struct BadInputTests {
         }
     }
 
-    @Test func refusesBodiesOver64KiB() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func refusesBodiesOver64KiB(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let huge = #"{"email":"a@example.com","password":""# + String(repeating: "x", count: 70 * 1024) + #""}"#
             let goTrue = try await client.send(.post, "/auth/v1/signup", json: huge)
@@ -69,8 +71,9 @@ struct BadInputTests {
         }
     }
 
-    @Test func hostileRefreshTokensChangeNothing() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func hostileRefreshTokensChangeNothing(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             for token in ["", String(repeating: "a", count: 10_000), "' OR 1=1 --", "\u{0}"] {

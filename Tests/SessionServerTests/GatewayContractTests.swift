@@ -10,8 +10,9 @@ import Testing
 struct GatewayContractTests {
     static let wwwAuthenticate = #"Bearer error="invalid_token""#
 
-    @Test func answersAuthRequiredWithoutChallengeWhenNoTokenWasSent() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func answersAuthRequiredWithoutChallengeWhenNoTokenWasSent(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let response = try await client.send(.get, "/v1/auth/me")
             #expect(response.status == .unauthorized)
@@ -33,8 +34,9 @@ struct GatewayContractTests {
         }
     }
 
-    @Test func acceptsATokenExpiredWithinTheLeewayAndRejectsOneBeyondIt() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func acceptsATokenExpiredWithinTheLeewayAndRejectsOneBeyondIt(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             await test.clock.advance(by: 3600 + 59)
@@ -47,8 +49,9 @@ struct GatewayContractTests {
         }
     }
 
-    @Test func toleratesIssuedAtAndNotBeforeWithinTheLeeway() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func toleratesIssuedAtAndNotBeforeWithinTheLeeway(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let sessionID = try #require(try UnverifiedJWT(session.accessToken).claims.sessionId)
@@ -68,8 +71,9 @@ struct GatewayContractTests {
         }
     }
 
-    @Test func rejectsHostileTokensWithAuthRequired() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func rejectsHostileTokensWithAuthRequired(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let sessionID = try #require(try UnverifiedJWT(session.accessToken).claims.sessionId)
@@ -101,8 +105,9 @@ struct GatewayContractTests {
         }
     }
 
-    @Test func answersSessionExpiredForARevokedSession() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func answersSessionExpiredForARevokedSession(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             _ = try await client.send(.post, "/auth/v1/logout", bearer: session.accessToken)
@@ -112,8 +117,9 @@ struct GatewayContractTests {
         }
     }
 
-    @Test func keepsTokensSignedByThePreviousKeyValidAfterRotation() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func keepsTokensSignedByThePreviousKeyValidAfterRotation(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let oldKid = try await test.server.keyRing.currentKeyID()

@@ -8,8 +8,9 @@ import Testing
 
 /// Profile, devices and activities under `/v1`, each scoped to its user.
 struct GatewayResourceTests {
-    @Test func readsAndUpdatesTheProfile() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func readsAndUpdatesTheProfile(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let me = try await client.send(.get, "/v1/auth/me", bearer: session.accessToken)
@@ -24,8 +25,9 @@ struct GatewayResourceTests {
         }
     }
 
-    @Test func rejectsABadProfileUpdateNamingTheField() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func rejectsABadProfileUpdateNamingTheField(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let response = try await client.send(.patch, "/v1/auth/me", json: #"{"first_name":42}"#, bearer: session.accessToken)
@@ -37,8 +39,9 @@ struct GatewayResourceTests {
         }
     }
 
-    @Test func deletingTheAccountEndsEverySession() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func deletingTheAccountEndsEverySession(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let phone = try await client.signUp()
             let laptop = try await client.signIn("ada@example.com", password: "correct-horse").decode(TokenResponse.self)
@@ -50,8 +53,9 @@ struct GatewayResourceTests {
         }
     }
 
-    @Test func listsAndRevokesOwnDevicesOnly() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func listsAndRevokesOwnDevicesOnly(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let phone = try await client.signUp()
             let laptop = try await client.signIn("ada@example.com", password: "correct-horse").decode(TokenResponse.self)

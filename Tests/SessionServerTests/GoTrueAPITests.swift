@@ -8,8 +8,9 @@ import Testing
 
 /// The GoTrue-compatible surface, as Supabase clients call it.
 struct GoTrueAPITests {
-    @Test func signUpAnswersASessionWithTheUser() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func signUpAnswersASessionWithTheUser(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let response = try await client.send(
                 .post, "/auth/v1/signup", json: #"{"email":"Ada@Example.com","password":"correct-horse","data":{"plan":"pro"}}"#)
@@ -26,8 +27,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func accessTokenCarriesSupabaseClaims() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func accessTokenCarriesSupabaseClaims(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let jwt = try UnverifiedJWT(session.accessToken)
@@ -43,8 +45,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func signUpRejectsATakenEmail() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func signUpRejectsATakenEmail(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             _ = try await client.signUp()
             let again = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"ada@example.com","password":"other-pass"}"#)
@@ -53,8 +56,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func signUpRejectsAWeakPasswordAndABadEmail() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func signUpRejectsAWeakPasswordAndABadEmail(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let weak = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"a@example.com","password":"123"}"#)
             #expect(weak.status == .unprocessableContent)
@@ -67,8 +71,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func signInAnswersTheSameErrorForUnknownEmailAndWrongPassword() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func signInAnswersTheSameErrorForUnknownEmailAndWrongPassword(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             _ = try await client.signUp()
             let wrongPassword = try await client.signIn("ada@example.com", password: "wrong-password")
@@ -82,8 +87,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func readsAndUpdatesTheUser() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func readsAndUpdatesTheUser(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let user = try await client.send(.get, "/auth/v1/user", bearer: session.accessToken).decode(SessionUser.self)
@@ -99,8 +105,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func updatesThePassword() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func updatesThePassword(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let response = try await client.send(
@@ -111,8 +118,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func logoutScopesEndTheRightSessions() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func logoutScopesEndTheRightSessions(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let phone = try await client.signUp()
             let laptop = try await client.signIn("ada@example.com", password: "correct-horse").decode(TokenResponse.self)
@@ -131,8 +139,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func rejectsAnUnknownLogoutScope() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func rejectsAnUnknownLogoutScope(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             let response = try await client.send(.post, "/auth/v1/logout?scope=everyone", bearer: session.accessToken)
@@ -141,8 +150,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func servesJWKSSettingsAndHealth() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func servesJWKSSettingsAndHealth(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let jwks = try await client.send(.get, "/auth/v1/.well-known/jwks.json").decode(JWKS.self)
             #expect(jwks.keys.count == 1)
@@ -154,8 +164,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func answersTheNewerErrorShapeWhenAsked() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func answersTheNewerErrorShapeWhenAsked(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let response = try await client.send(
                 .post, "/auth/v1/token?grant_type=refresh_token", json: #"{"refresh_token":"nope"}"#,
@@ -169,8 +180,9 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func rejectsUnknownGrantTypesAndPKCECodesWithoutAFlow() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func rejectsUnknownGrantTypesAndPKCECodesWithoutAFlow(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let unknown = try await client.send(.post, "/auth/v1/token?grant_type=magic", json: "{}")
             #expect(unknown.status == .badRequest)
@@ -184,8 +196,24 @@ struct GoTrueAPITests {
         }
     }
 
-    @Test func bearerRoutesAnswerGoTrueAuthErrors() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func answersBadJWTForAnExpiredTokenOnUser(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
+        try await test.run { client in
+            let session = try await client.signUp()
+            await test.clock.advance(by: 3600 + 61)
+            let response = try await client.send(.get, "/auth/v1/user", bearer: session.accessToken)
+            #expect(response.status == .forbidden)
+            #expect(response.goTrueCode == "bad_jwt")
+            #expect(response.text.contains("expired"))
+            // The refresh token still works: an expired access token does not end the session.
+            #expect(try await client.refresh(session.refreshToken).status == .ok)
+        }
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func bearerRoutesAnswerGoTrueAuthErrors(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let none = try await client.send(.get, "/auth/v1/user")
             #expect(none.status == .unauthorized)
@@ -193,6 +221,45 @@ struct GoTrueAPITests {
             let garbage = try await client.send(.get, "/auth/v1/user", bearer: "garbage")
             #expect(garbage.status == .forbidden)
             #expect(garbage.goTrueCode == "bad_jwt")
+        }
+    }
+}
+
+/// Browsers (supabase-js) call cross-origin.
+struct CORSTests {
+    @Test func answersPreflightForTheTokenEndpoint() async throws {
+        let test = try await TestServer.make()
+        try await test.run { client in
+            let response = try await client.executeRequest(
+                uri: "/auth/v1/token?grant_type=password", method: .options,
+                headers: [
+                    .origin: "https://app.example", HTTPField.Name("Access-Control-Request-Method")!: "POST",
+                    HTTPField.Name("Access-Control-Request-Headers")!: "apikey, content-type",
+                ], body: nil)
+            #expect(response.status.code < 300)
+            #expect(response.headers[HTTPField.Name("Access-Control-Allow-Origin")!] == "https://app.example")
+            #expect(response.headers[HTTPField.Name("Access-Control-Allow-Headers")!]?.lowercased().contains("apikey") == true)
+        }
+    }
+}
+
+/// Sign-up races, on every database.
+struct SignUpRaceTests {
+    @Test(arguments: TestDatabase.all)
+    func concurrentSignUpsWithOneEmailCreateOneUser(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
+        try await test.run { client in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await client.send(
+                            .post, "/auth/v1/signup", json: #"{"email":"race@example.com","password":"correct-horse"}"#
+                        ).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [200, 422, 422, 422])
         }
     }
 }

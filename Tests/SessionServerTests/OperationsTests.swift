@@ -6,10 +6,15 @@ import SessionKitTesting
 import SessionServer
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Metrics, request logs, pruning, rate limits, live serving.
 struct OperationsTests {
-    @Test func countsSignInsRefreshesReuseAndUnauthorizedInMetrics() async throws {
-        let test = try await TestServer.make()
+    @Test(arguments: TestDatabase.all)
+    func countsSignInsRefreshesReuseAndUnauthorizedInMetrics(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
         try await test.run { client in
             let session = try await client.signUp()
             _ = try await client.signIn("ada@example.com", password: "wrong-password")
@@ -28,9 +33,10 @@ struct OperationsTests {
         }
     }
 
-    @Test func logsOneLinePerRequestWithoutTokens() async throws {
+    @Test(arguments: TestDatabase.all)
+    func logsOneLinePerRequestWithoutTokens(database: TestDatabase) async throws {
         let logs = CapturedLogs()
-        let test = try await TestServer.make(logger: logs.logger())
+        let test = try await TestServer.make(database, logger: logs.logger())
         let tokens = try await test.run { client in
             let session = try await client.signUp()
             let next = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
@@ -66,8 +72,9 @@ struct OperationsTests {
         }
     }
 
-    @Test func pruneServiceRunsOnTheInjectedClock() async throws {
-        let test = try await TestServer.make { $0.pruneInterval = 3600 }
+    @Test(arguments: TestDatabase.all)
+    func pruneServiceRunsOnTheInjectedClock(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database) { $0.pruneInterval = 3600 }
         try await test.run { client in
             let old = try await client.signUp()
             let sessionID = try #require(try UnverifiedJWT(old.accessToken).claims.sessionId)
@@ -84,8 +91,9 @@ struct OperationsTests {
         }
     }
 
-    @Test func limitsPasswordSignInsPerEmail() async throws {
-        let test = try await TestServer.make { $0.passwordSignInsPerMinutePerEmail = 3 }
+    @Test(arguments: TestDatabase.all)
+    func limitsPasswordSignInsPerEmail(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database) { $0.passwordSignInsPerMinutePerEmail = 3 }
         try await test.run { client in
             _ = try await client.signUp()
             for _ in 0..<3 { #expect(try await client.signIn("ada@example.com", password: "nope-nope").status == .badRequest) }
@@ -100,8 +108,9 @@ struct OperationsTests {
         }
     }
 
-    @Test func limitsTokenEndpointsPerClientIP() async throws {
-        let test = try await TestServer.make {
+    @Test(arguments: TestDatabase.all)
+    func limitsTokenEndpointsPerClientIP(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database) {
             $0.tokenRequestsPerMinutePerIP = 2
             $0.trustForwardedFor = true
         }
@@ -117,8 +126,9 @@ struct OperationsTests {
         }
     }
 
-    @Test func limitsGatewayRequestsPerUserWithTheEnvelope() async throws {
-        let test = try await TestServer.make { $0.gatewayRequestsPerMinutePerUser = 2 }
+    @Test(arguments: TestDatabase.all)
+    func limitsGatewayRequestsPerUserWithTheEnvelope(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database) { $0.gatewayRequestsPerMinutePerUser = 2 }
         try await test.run { client in
             let session = try await client.signUp()
             for _ in 0..<2 { #expect(try await client.send(.get, "/v1/activities", bearer: session.accessToken).status == .ok) }
@@ -138,5 +148,16 @@ struct OperationsTests {
             let refreshed = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
             #expect(try await client.send(.get, "/v1/auth/me", bearer: refreshed.accessToken).status == .ok)
         }
+    }
+
+    @Test func runsInProcessForEndToEndTests() async throws {
+        let test = try await TestServer.make()
+        let health = try await test.server.withRunningServer { base in
+            #expect(base.port != nil && base.port != 0)
+            let (data, response) = try await URLSession.shared.data(from: base.appendingPathComponent("auth/v1/health"))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(health.contains("GoTrue"))
     }
 }

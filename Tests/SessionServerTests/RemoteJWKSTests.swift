@@ -21,12 +21,21 @@ struct RemoteJWKSTests {
         }
     }
 
+    /// Another app's own request context: all the middleware needs is a place for the identity.
+    struct OtherAppContext: AuthenticatedRequestContext {
+        var coreContext: CoreRequestContextStorage
+        var identity: AuthenticatedIdentity?
+        init(source: ApplicationRequestContextSource) {
+            coreContext = .init(source: source)
+        }
+    }
+
     /// A separate app with one protected route.
     func protectedApp(fetcher: FakeFetcher, clock: ManualClock) -> some ApplicationProtocol {
         let source = RemoteJWKSKeySource(
             url: URL(string: "https://auth.example/auth/v1/.well-known/jwks.json")!, fetcher: fetcher, clock: clock)
         let verifier = AccessTokenVerifier(keys: source, issuer: "sessionkit", audience: "authenticated", leeway: 60)
-        let router = Router(context: AuthRequestContext.self)
+        let router = Router(context: OtherAppContext.self)
         router.group("api").add(middleware: AuthMiddleware(verifier: verifier, sessions: nil, clock: clock))
             .get("whoami") { _, context in context.identity?.userID ?? "nobody" }
         return Application(router: router)

@@ -84,3 +84,13 @@ public struct AuthServerConfiguration: Sendable {
         self.clock = clock
     }
 }
+
+extension AuthServerConfiguration {
+    /// A configuration for tests: in-memory SQLite, a free loopback port,
+    /// cheap bcrypt, and the given clock. Every other value is the default.
+    public static func testing(
+        clock: any SessionClock, database: DatabaseLocation = .sqliteInMemory
+    ) -> AuthServerConfiguration {
+        AuthServerConfiguration(host: "127.0.0.1", port: 0, database: database, bcryptCost: 4, clock: clock)
+    }
+}

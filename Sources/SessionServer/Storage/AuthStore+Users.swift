@@ -24,16 +24,17 @@ extension AuthStore {
             createdAt: now, updatedAt: now, lastSignInAt: nil, emailConfirmedAt: now)
         let metadataText = try Self.encodeMetadata(metadata)
         return try await driver.transaction { db in
-            if try await db.raw("SELECT id FROM users WHERE email = \(bind: email)").first() != nil {
-                throw AuthError.userAlreadyExists
-            }
-            try await db.raw(
+            // ON CONFLICT makes two concurrent sign-ups with one email a clean
+            // "already exists" on both databases, never a constraint error.
+            let inserted = try await db.raw(
                 """
                 INSERT INTO users (id, email, password_hash, user_metadata, created_at, updated_at, email_confirmed_at)
                 VALUES (\(bind: record.id), \(bind: email), \(bind: passwordHash), \(bind: metadataText),
                 \(bind: now.stored), \(bind: now.stored), \(bind: now.stored))
+                ON CONFLICT (email) DO NOTHING RETURNING id
                 """
-            ).run()
+            ).first()
+            guard inserted != nil else { throw AuthError.userAlreadyExists }
             return record
         }
     }

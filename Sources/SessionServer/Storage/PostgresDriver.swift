@@ -42,8 +42,18 @@ final class PostgresDriver: DatabaseDriver {
     }
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withTransaction(logger: logger) { connection in
-            try await body(connection.sql())
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(connection.sql())
+            }
+        } catch let error as PostgresTransactionError {
+            // postgres-nio wraps what the body threw; callers need the domain
+            // error itself (an AuthError must not turn into a 500).
+            if let rollbackError = error.rollbackError {
+                logger.error("PostgreSQL rollback failed", metadata: ["error.type": "\(type(of: rollbackError))"])
+            }
+            if let closureError = error.closureError { throw closureError }
+            throw error
         }
     }
 

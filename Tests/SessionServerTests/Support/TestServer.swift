@@ -16,8 +16,7 @@ struct TestServer {
         _ database: TestDatabase = .sqlite, location: DatabaseLocation? = nil, clock: ManualClock = ManualClock(),
         logger: Logger? = nil, configure: (inout AuthServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        var configuration = AuthServerConfiguration(
-            host: "127.0.0.1", port: 0, database: location ?? database.freshLocation(), bcryptCost: 4, clock: clock)
+        var configuration = AuthServerConfiguration.testing(clock: clock, database: location ?? database.freshLocation())
         configure(&configuration)
         var quiet = Logger(label: "auth-server-test")
         quiet.logLevel = .warning
