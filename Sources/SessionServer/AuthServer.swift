@@ -24,6 +24,7 @@ public struct AuthServer: Sendable {
     /// Verifies access tokens with this server's keys and settings.
     public let verifier: AccessTokenVerifier
     let sessions: SessionService
+    let oauth: OAuthService
     let logger: Logger
 
     /// Opens the store and prepares everything; the database is migrated and
@@ -50,6 +51,9 @@ public struct AuthServer: Sendable {
             decoyHash: await hasher.hash(RefreshTokenCodec.generate()),
             configuration: configuration, metrics: metrics,
             emailLimiter: RateLimiter(limit: configuration.passwordSignInsPerMinutePerEmail, clock: configuration.clock))
+        self.oauth = OAuthService(
+            configuration: configuration, sessions: sessions,
+            exchange: ProviderCodeExchange(client: configuration.oauthHTTPClient, logger: logger), logger: logger)
     }
 
     /// Migrates the database and loads (or creates) the signing keys.
@@ -87,8 +91,9 @@ public struct AuthServer: Sendable {
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
             ipLimiter: RateLimiter(limit: configuration.tokenRequestsPerMinutePerIP, clock: configuration.clock),
-            authMiddleware: authMiddleware, trustForwardedFor: configuration.trustForwardedFor
+            authMiddleware: authMiddleware, trustForwardedFor: configuration.trustForwardedFor, oauth: oauth
         ).register(on: goTrue)
+        OAuthRoutes(oauth: oauth, externalURL: configuration.externalURL).register(on: goTrue)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))
             .add(middleware: authMiddleware)

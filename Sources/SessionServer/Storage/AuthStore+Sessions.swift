@@ -147,6 +147,8 @@ extension AuthStore {
                 """
             ).run()
             try await db.raw("DELETE FROM sessions WHERE id IN (\(unsafeRaw: deadSessions))").run()
+            // Finished or abandoned OAuth flows; kept a day so a replay reads "already used", not "unknown".
+            try await db.raw("DELETE FROM oauth_flows WHERE state_expires_at <= \(bind: cutoff)").run()
             return expired.count
         }
     }
