@@ -73,7 +73,10 @@ struct OAuthService: Sendable {
         ]
         if !scopes.isEmpty { items.append(URLQueryItem(name: "scope", value: scopes.joined(separator: provider.scopeSeparator))) }
         items += provider.authorizeParameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        components?.queryItems = items
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        components?.percentEncodedQuery = items.map {
+            "\($0.name)=\(($0.value ?? "").addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }.joined(separator: "&")
         guard let url = components?.url else { throw AuthError.internalFailure }
         logger.info("OAuth flow started", metadata: ["provider": "\(provider.name)"])
         return url
@@ -181,9 +184,12 @@ struct OAuthService: Sendable {
     /// `redirect_to` with `items` added to its query (its own query kept).
     private func redirect(_ flow: OAuthFlowRecord, items: [URLQueryItem]) throws -> URL {
         guard var components = URLComponents(string: flow.redirectTo) else { throw AuthError.internalFailure }
-        components.queryItems = (components.queryItems ?? []) + items
-        // `+` is a space to many form parsers; encode it so a code survives any reader.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        // Strict encoding (only unreserved characters stay bare): `queryItems`
+        // would leave `&`, `=` and `+` in a provider's error text unescaped.
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let added = items.map { "\($0.name)=\(($0.value ?? "").addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+        components.percentEncodedQuery = ([components.percentEncodedQuery].compactMap { $0 }.filter { !$0.isEmpty } + added)
+            .joined(separator: "&")
         guard let url = components.url else { throw AuthError.internalFailure }
         return url
     }
