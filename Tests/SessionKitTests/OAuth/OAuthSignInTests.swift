@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+import SessionKitTesting
+import Testing
+
+@testable import SessionKit
+
+/// `signInWithOAuth` + `handleOAuthCallback` against the fake: a verified,
+/// stored, confirmed session, or a typed error with nothing stored.
+struct OAuthSignInTests {
+    static let redirect = URL(string: "myapp://oauth-callback")!
+    static let oauthEmail = "grace@example.com"
+
+    @Test func signsInWithPKCEAndConfirmsWithTheGateway() async throws {
+        let f = await Fixture.make()
+        let url = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect, scopes: ["read", "activity:read"])
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(url.path == "/auth/v1/authorize")
+        #expect(query.contains(URLQueryItem(name: "provider", value: "strava")))
+        #expect(query.contains(URLQueryItem(name: "code_challenge_method", value: "s256")))
+        #expect(query.contains(URLQueryItem(name: "redirect_to", value: "myapp://oauth-callback")))
+        #expect(query.contains(URLQueryItem(name: "scopes", value: "read activity:read")))
+
+        // The verifier is in the store before the browser opens, and answers the challenge.
+        let pending = try #require(try await f.store.load())
+        let verifier = try #require(pending.pkceVerifier)
+        #expect((43...128).contains(verifier.count))
+        #expect(!pending.holdsSession)
+        #expect(query.contains(URLQueryItem(name: "code_challenge", value: PKCE.challenge(for: verifier))))
+
+        let callback = try await f.fake.approveOAuth(url, email: Self.oauthEmail)
+        let session = try await f.client.handleOAuthCallback(callback)
+        #expect(session.user?.email == Self.oauthEmail)
+        #expect(f.client.currentState == .signedIn(session))
+        #expect(await f.fake.count(.pkceGrant) == 1)
+        #expect(await f.fake.count(.me) == 1)
+        let stored = try #require(try await f.store.load())
+        #expect(stored.refreshToken == session.refreshToken)
+        #expect(stored.pkceVerifier == nil)
+    }
+
+    @Test func theFlowSurvivesTheAppBeingKilled() async throws {
+        let store = InMemorySessionStore()
+        let first = await Fixture.make(store: store)
+        let url = try await first.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let callback = try await first.fake.approveOAuth(url, email: Self.oauthEmail)
+
+        // A new process: restore finds no session, keeps the verifier, and the callback completes.
+        let second = await Fixture.make(store: store, fake: first.fake)
+        #expect(try await second.client.restore() == .signedOut)
+        let session = try await second.client.handleOAuthCallback(callback)
+        #expect(second.client.currentState == .signedIn(session))
+    }
+
+    @Test func aCallbackWithoutAStartedFlowIsRefused() async throws {
+        let f = await Fixture.make()
+        let other = await Fixture.make(fake: f.fake)
+        let url = try await other.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let callback = try await f.fake.approveOAuth(url, email: Self.oauthEmail)
+        let error = await #expect(throws: SessionError.oauthFlowUnknown) { try await f.client.handleOAuthCallback(callback) }
+        #expect(error?.message.contains("start the sign-in again") == true)
+        #expect(try await f.store.load() == nil)
+        #expect(await f.fake.count(.pkceGrant) == 0)
+    }
+
+    @Test func aReusedCodeLeavesTheSessionAlone() async throws {
+        let f = await Fixture.make()
+        let url = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let callback = try await f.fake.approveOAuth(url, email: Self.oauthEmail)
+        let session = try await f.client.handleOAuthCallback(callback)
+        // The verifier is gone with the first use: the replay is refused before any request.
+        await #expect(throws: SessionError.oauthFlowUnknown) { try await f.client.handleOAuthCallback(callback) }
+        #expect(f.client.currentState == .signedIn(session))
+        #expect(try await f.store.load()?.refreshToken == session.refreshToken)
+    }
+
+    @Test func aDeniedConsentKeepsTheExistingSession() async throws {
+        let f = await Fixture.make()
+        let session = try await f.signIn()
+        let url = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        // Starting the flow kept the session in the record, with the verifier beside it.
+        #expect(try await f.store.load()?.refreshToken == session.refreshToken)
+        let callback = try await f.fake.denyOAuth(url)
+        await #expect(throws: SessionError.oauthDenied) { try await f.client.handleOAuthCallback(callback) }
+        #expect(f.client.currentState == .signedIn(session))
+        #expect(try await f.store.load()?.refreshToken == session.refreshToken)
+    }
+
+    @Test func aWrongVerifierIsTyped() async throws {
+        let f = await Fixture.make()
+        _ = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        // A code minted for another attempt (another challenge).
+        let other = await Fixture.make(fake: f.fake)
+        let otherURL = try await other.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let callback = try await f.fake.approveOAuth(otherURL, email: Self.oauthEmail)
+        await #expect(throws: SessionError.oauthVerifierMismatch) { try await f.client.handleOAuthCallback(callback) }
+        #expect(try await f.store.load()?.holdsSession == false)
+    }
+
+    @Test func aFailedConfirmationStoresNothing() async throws {
+        let f = await Fixture.make()
+        let url = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let callback = try await f.fake.approveOAuth(url, email: Self.oauthEmail)
+        await f.fake.inject(.status(500, body: Data(), headers: [:]), on: .me)
+        await #expect(throws: SessionError.server) { try await f.client.handleOAuthCallback(callback) }
+        #expect(try await f.store.load()?.holdsSession == false)
+        #expect(await f.client.session() == nil)
+    }
+
+    /// Hosted Supabase has no gateway: a 404 from `/v1/auth/me` falls back to `/auth/v1/user`.
+    @Test func confirmsWithGoTrueWhenThereIsNoGateway() async throws {
+        let f = await Fixture.make()
+        let url = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let callback = try await f.fake.approveOAuth(url, email: Self.oauthEmail)
+        await f.fake.inject(.status(404, body: Data(#"{"code":404,"msg":"Not found"}"#.utf8), headers: [:]), on: .me)
+        let session = try await f.client.handleOAuthCallback(callback)
+        #expect(await f.fake.count(.user) == 1)
+        #expect(session.user?.email == Self.oauthEmail)
+    }
+
+    @Test func acceptsTokensReturnedDirectly() async throws {
+        let f = await Fixture.make()
+        let issued = try #require(await f.fake.issueSession(email: Fixture.email))
+        let url = try #require(
+            URL(string: "myapp://cb#access_token=\(issued.accessToken)&refresh_token=\(issued.refreshToken)&expires_in=3600&user_id=\(issued.user.id)"))
+        let session = try await f.client.handleOAuthCallback(url)
+        #expect(session.user?.id == issued.user.id)
+        #expect(try await f.store.load()?.refreshToken == issued.refreshToken)
+    }
+
+    @Test func refusesTokensForAnotherUser() async throws {
+        let f = await Fixture.make()
+        let issued = try #require(await f.fake.issueSession(email: Fixture.email))
+        let url = try #require(
+            URL(string: "myapp://cb#access_token=\(issued.accessToken)&refresh_token=\(issued.refreshToken)&expires_in=3600&user_id=someone-else"))
+        await #expect(throws: SessionError.oauthCallbackInvalid) { try await f.client.handleOAuthCallback(url) }
+        #expect(try await f.store.load() == nil)
+    }
+
+    @Test func aCallbackMissingTokensNamesTheField() async throws {
+        let f = await Fixture.make()
+        let session = try await f.signIn()
+        let url = try #require(URL(string: "myapp://cb#access_token=abc&expires_in=3600&user_id=u1"))
+        let error = await #expect(throws: SessionError.oauthCallbackInvalid) { try await f.client.handleOAuthCallback(url) }
+        #expect(error?.message.contains("refresh_token") == true)
+        #expect(try await f.store.load()?.refreshToken == session.refreshToken)
+    }
+}
