@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionServer
+
+/// A provider token endpoint answered in memory, recording what the server sent.
+final class StubProvider: OAuthHTTPClient, @unchecked Sendable {
+    private let lock = NSLock()
+    private var answer: OAuthHTTPResponse
+    private var sent: [URLRequest] = []
+
+    init(athleteID: Int = 42, email: String? = nil) {
+        answer = Self.strava(athleteID: athleteID, email: email)
+    }
+
+    static func strava(athleteID: Int, email: String?) -> OAuthHTTPResponse {
+        let emailField = email.map { #","email":"\#($0)""# } ?? ""
+        return OAuthHTTPResponse(
+            status: 200,
+            body: Data(
+                #"{"access_token":"pa","refresh_token":"pr","expires_at":1,"athlete":{"id":\#(athleteID),"firstname":"Ada","lastname":"L"\#(emailField)}}"#.utf8))
+    }
+
+    func answer(with response: OAuthHTTPResponse) { lock.withLock { answer = response } }
+    var requests: [URLRequest] { lock.withLock { sent } }
+
+    func send(_ request: URLRequest) async throws -> OAuthHTTPResponse {
+        lock.withLock {
+            sent.append(request)
+            return answer
+        }
+    }
+}
+
+extension StubProvider {
+    /// The configuration the OAuth suite runs with: Strava on this stub, an app redirect allowed.
+    func configure(_ configuration: inout AuthServerConfiguration) {
+        configuration.oauthProviders = [.strava(clientID: "cid", clientSecret: "csecret")]
+        configuration.oauthHTTPClient = self
+        configuration.externalURL = URL(string: "https://auth.example.com")
+        configuration.redirectAllowList = .init(uncheckedForTests: ["myapp://cb", "https://app.example.com/auth/*"])
+    }
+}
+
+extension RedirectAllowList {
+    init(uncheckedForTests patterns: [String]) {
+        do {
+            try self.init(patterns)
+        } catch {
+            fatalError("bad test allow-list: \(error)")
+        }
+    }
+}
