@@ -151,12 +151,11 @@ struct OAuthService: Sendable {
                 "invalid request: both auth code and code verifier should be non-empty")
         }
         guard body.authCode.utf8.count <= 256 else { throw AuthError.flowStateNotFound }
-        guard PKCEChallenge.isWellFormed(body.codeVerifier) else {
-            throw AuthError.invalidRequest(field: "code_verifier", "code_verifier must be 43 to 128 unreserved characters.")
-        }
+        // As GoTrue: the code is looked up first (an unknown code is `flow_state_not_found`
+        // whatever the verifier), and a malformed verifier simply does not match.
         let verifier = body.codeVerifier
         let userID = try await store.redeemOAuthCode(hash: RefreshTokenCodec.hash(body.authCode), now: clock.now) { flow in
-            PKCEChallenge.verify(verifier: verifier, challenge: flow.codeChallenge)
+            PKCEChallenge.isWellFormed(verifier) && PKCEChallenge.verify(verifier: verifier, challenge: flow.codeChallenge)
         }
         guard let user = try await store.user(id: userID) else { throw AuthError.flowStateNotFound }
         return try await sessions.startSession(for: user, origin: origin)

@@ -133,7 +133,7 @@ struct OAuthFlowTests {
             #expect(wrong.status == .badRequest)
             #expect(wrong.goTrueCode == "bad_code_verifier")
             let malformed = try await Self.exchange(client, code: code, verifier: "short")
-            #expect(malformed.goTrueCode == "validation_failed")
+            #expect(malformed.goTrueCode == "bad_code_verifier")
             #expect(try await Self.exchange(client, code: code).status == .ok)
         }
     }
