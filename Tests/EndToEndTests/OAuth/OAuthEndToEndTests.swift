@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import SessionCore
 import SessionKit
+import SessionKitTesting
 import Testing
 
 /// The whole Strava-style flow over loopback: SessionKit → auth server →
@@ -143,6 +144,26 @@ struct OAuthEndToEndTests {
             #expect(appURL.port == 54321)
             let session = try await h.client.handleOAuthCallback(appURL)
             #expect(h.client.currentState == .signedIn(session))
+        }
+    }
+
+    /// Codes, states, verifiers and tokens never reach a log line, client or server.
+    @Test func noSecretReachesTheLogs() async throws {
+        try await OAuthHarness.run { h in
+            let url = try await h.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+            let verifier = try #require(try await h.store.load()?.pkceVerifier)
+            let (callback, hops) = try await h.openInBrowser(url)
+            let appURL = try #require(callback)
+            let session = try await h.client.handleOAuthCallback(appURL)
+            let secrets = [
+                try #require(OAuthHarness.query(appURL, "code")), try #require(OAuthHarness.query(hops.first?.location, "state")),
+                verifier, session.accessToken, session.refreshToken, FakeStrava.clientSecret, "strava-access", "strava-refresh",
+            ]
+            let lines = h.logs.lines
+            #expect(!lines.isEmpty)
+            for secret in secrets {
+                #expect(!lines.contains { $0.contains(secret) }, "a log line holds a secret starting \(secret.prefix(6))")
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import SessionCore
 import SessionKit
+import SessionKitTesting
 import SessionServer
 
 /// Fake Strava and the auth server, both live on loopback, and a client
@@ -20,6 +21,8 @@ struct OAuthHarness: Sendable {
     let serverURL: URL
     let store: InMemorySessionStore
     let client: SessionClient
+    /// Everything the client and the server logged, for "no secrets in logs" checks.
+    let logs: LogCapture
     let browser = Browser()
 
     static func run(_ body: @escaping @Sendable (OAuthHarness) async throws -> Void) async throws {
@@ -35,15 +38,18 @@ struct OAuthHarness: Sendable {
                         tokenURL: URL(string: "http://127.0.0.1:\(stravaPort)/oauth/token")!)
                 ]
                 configuration.redirectAllowList = try RedirectAllowList([appRedirect, "http://127.0.0.1:*/callback"])
-                let server = try await AuthServer(configuration: configuration)
+                let logs = LogCapture()
+                let server = try await AuthServer(configuration: configuration, logger: logs.logger(label: "auth-server"))
                 try await server.makeApplication().test(.live) { serverClient in
                     let port = try require(serverClient.port, "auth server port")
                     let serverURL = URL(string: "http://127.0.0.1:\(port)")!
                     let store = InMemorySessionStore()
                     let client = SessionClient(
-                        configuration: SessionClientConfiguration(backend: .goTrue(url: serverURL), store: store))
+                        configuration: SessionClientConfiguration(
+                            backend: .goTrue(url: serverURL), store: store, logger: logs.logger()))
                     try await body(
-                        OAuthHarness(strava: strava, server: server, serverURL: serverURL, store: store, client: client))
+                        OAuthHarness(
+                            strava: strava, server: server, serverURL: serverURL, store: store, client: client, logs: logs))
                     await client.shutdown()
                 }
             }
