@@ -93,7 +93,6 @@ public struct AuthServer: Sendable {
             ipLimiter: RateLimiter(limit: configuration.tokenRequestsPerMinutePerIP, clock: configuration.clock),
             authMiddleware: authMiddleware, trustForwardedFor: configuration.trustForwardedFor, oauth: oauth
         ).register(on: goTrue)
-        OAuthRoutes(oauth: oauth, externalURL: configuration.externalURL).register(on: goTrue)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))
             .add(middleware: authMiddleware)

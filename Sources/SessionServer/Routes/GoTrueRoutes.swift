@@ -30,6 +30,9 @@ struct GoTrueRoutes: Sendable {
             return try JSONResponse.make(try await sessions.signUp(credentials, origin: origin(request, context)))
         }
         group.post("token") { request, context in try await token(request, context) }
+        OAuthRoutes(oauth: oauth, externalURL: oauth.configuration.externalURL) { request, context in
+            try await limitByIP(request, context)
+        }.register(on: group)
 
         let bearer = group.group().add(middleware: authMiddleware)
         bearer.get("user") { _, context in

@@ -9,9 +9,12 @@ import SessionCore
 struct OAuthRoutes: Sendable {
     let oauth: OAuthService
     let externalURL: URL?
+    /// The token endpoints' per-IP limit: each `/authorize` writes a flow row.
+    let limit: @Sendable (Request, AuthRequestContext) async throws -> Void
 
     func register(on group: RouterGroup<AuthRequestContext>) {
-        group.get("authorize") { request, _ in
+        group.get("authorize") { request, context in
+            try await limit(request, context)
             let query = request.uri.queryParameters
             let url = try await oauth.authorize(
                 .init(

@@ -42,8 +42,11 @@ struct OAuthSignInTests {
         #expect(stored.pkceVerifier == nil)
     }
 
+    /// On the file store a CLI uses: the verifier-only record is not mistaken for a corrupt session.
     @Test func theFlowSurvivesTheAppBeingKilled() async throws {
-        let store = InMemorySessionStore()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-\(UUID().uuidString)")
+        defer { _ = try? FileManager.default.removeItem(at: folder) }
+        let store = FileSessionStore(directory: folder)
         let first = await Fixture.make(store: store)
         let url = try await first.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
         let callback = try await first.fake.approveOAuth(url, email: Self.oauthEmail)
