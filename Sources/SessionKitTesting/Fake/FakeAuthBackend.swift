@@ -10,7 +10,8 @@ import Logging
 /// ``SessionClientConfiguration`` and test against SessionKit without a server.
 ///
 /// It emulates GoTrue (sign-up, password and refresh grants with rotation,
-/// reuse grace and reuse detection, `/auth/v1/user`, logout) and the gateway
+/// reuse grace and reuse detection, `/auth/v1/user`, logout, the PKCE grant
+/// with ``approveOAuth(_:email:)`` / ``denyOAuth(_:)``) and the gateway
 /// (`/v1/auth/me`, `/v1/sessions`, `/v1/activities`), issues real-looking JWTs
 /// with `exp`, counts requests per endpoint and injects faults.
 ///

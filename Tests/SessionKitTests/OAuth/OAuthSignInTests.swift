@@ -151,4 +151,38 @@ struct OAuthSignInTests {
         #expect(error?.message.contains("refresh_token") == true)
         #expect(try await f.store.load()?.refreshToken == session.refreshToken)
     }
+
+    /// A verifier that cannot be saved means no URL: a flow that could not finish is never started.
+    @Test func aVerifierThatCannotBeSavedStartsNothing() async throws {
+        let flaky = FlakySessionStore(wrapping: InMemorySessionStore())
+        let f = await Fixture.make(store: flaky)
+        await flaky.failNextSaves(1)
+        await #expect(throws: SessionError.persistenceFailed) {
+            try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        }
+        #expect(try await flaky.load() == nil)
+    }
+
+    @Test func aStoredSessionKeepsItsPlaceBesideTheVerifier() async throws {
+        // A CLI that did not restore: the stored session must not be overwritten by the pending record.
+        let store = InMemorySessionStore()
+        let first = await Fixture.make(store: store)
+        let session = try await first.signIn()
+        let cli = await Fixture.make(store: store, fake: first.fake)
+        _ = try await cli.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let record = try #require(try await store.load())
+        #expect(record.refreshToken == session.refreshToken)
+        #expect(record.pkceVerifier != nil)
+    }
+
+    @Test func aCustomBackendWithoutOAuthSaysSo() async throws {
+        let clock = ManualClock()
+        let client = SessionClient(
+            configuration: SessionClientConfiguration(
+                backend: .custom(refreshURL: URL(string: "https://x.test/refresh")!, meURL: URL(string: "https://x.test/me")!),
+                store: InMemorySessionStore(), clock: clock, transport: FakeAuthBackend(clock: clock)))
+        await #expect(throws: SessionError.unsupported) {
+            try await client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        }
+    }
 }
