@@ -156,6 +156,18 @@ struct OAuthFlowTests {
         }
     }
 
+    @Test(arguments: [URLError.Code.timedOut, .cannotConnectToHost])
+    func anUnreachableProviderEndsAtTheApp(code: URLError.Code) async throws {
+        let provider = StubProvider()
+        provider.fail(with: URLError(code))
+        let test = try await TestServer.make(configure: provider.configure)
+        try await test.run { client in
+            let appURL = try await Self.runFlow(client)
+            #expect(Self.query(appURL, "error") == "server_error")
+            #expect(Self.query(appURL, "error_description")?.contains("could not be reached") == true)
+        }
+    }
+
     @Test func deniedConsentAndStateProblems() async throws {
         let provider = StubProvider()
         let test = try await TestServer.make(configure: provider.configure)

@@ -9,6 +9,10 @@ final class StubProvider: OAuthHTTPClient, @unchecked Sendable {
     private let lock = NSLock()
     private var answer: OAuthHTTPResponse
     private var sent: [URLRequest] = []
+    /// Answers for particular URLs (a user-info endpoint), before the default answer.
+    private var byURL: [String: OAuthHTTPResponse] = [:]
+    /// When set, every call fails without an answer (a timeout, a refused connection).
+    private var failure: URLError?
 
     init(athleteID: Int = 42, email: String? = nil) {
         answer = Self.strava(athleteID: athleteID, email: email)
@@ -23,13 +27,22 @@ final class StubProvider: OAuthHTTPClient, @unchecked Sendable {
     }
 
     func answer(with response: OAuthHTTPResponse) { lock.withLock { answer = response } }
+    func answer(_ url: String, with response: OAuthHTTPResponse) { lock.withLock { byURL[url] = response } }
+    func fail(with error: URLError) { lock.withLock { failure = error } }
     var requests: [URLRequest] { lock.withLock { sent } }
 
-    func send(_ request: URLRequest) async throws -> OAuthHTTPResponse {
-        lock.withLock {
+    private func record(_ request: URLRequest) -> (OAuthHTTPResponse, URLError?) {
+        lock.withLock { () -> (OAuthHTTPResponse, URLError?) in
             sent.append(request)
-            return answer
+            let chosen: OAuthHTTPResponse = request.url.flatMap { byURL[$0.absoluteString] } ?? answer
+            return (chosen, failure)
         }
+    }
+
+    func send(_ request: URLRequest) async throws -> OAuthHTTPResponse {
+        let (chosen, failing) = record(request)
+        if let failing { throw failing }
+        return chosen
     }
 }
 
