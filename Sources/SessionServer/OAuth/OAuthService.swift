@@ -154,11 +154,14 @@ struct OAuthService: Sendable {
         // As GoTrue: the code is looked up first (an unknown code is `flow_state_not_found`
         // whatever the verifier), and a malformed verifier simply does not match.
         let verifier = body.codeVerifier
-        let userID = try await store.redeemOAuthCode(hash: RefreshTokenCodec.hash(body.authCode), now: clock.now) { flow in
+        let redeemed = try await store.redeemOAuthCode(
+            hash: RefreshTokenCodec.hash(body.authCode), now: clock.now, session: origin,
+            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL
+        ) { flow in
             PKCEChallenge.isWellFormed(verifier) && PKCEChallenge.verify(verifier: verifier, challenge: flow.codeChallenge)
         }
-        guard let user = try await store.user(id: userID) else { throw AuthError.flowStateNotFound }
-        return try await sessions.startSession(for: user, origin: origin)
+        return try await sessions.tokenResponse(
+            user: redeemed.user, sessionID: redeemed.session.id, refreshToken: redeemed.refreshToken)
     }
 
     private func findOrCreateUser(provider: String, account: ProviderAccount) async throws -> UserRecord {

@@ -67,16 +67,25 @@ extension AuthStore {
         }
     }
 
-    /// Redeems a one-time code: checks expiry and the PKCE verifier, then marks it used.
+    /// What a redeemed code gives: the user and their new session.
+    struct RedeemedCode: Sendable {
+        var user: UserRecord
+        var session: SessionRecord
+        var refreshToken: String
+    }
+
+    /// Redeems a one-time code: checks expiry and the PKCE verifier, marks it
+    /// used and starts the session, in one transaction — a failure anywhere
+    /// leaves the code usable, so a server fault never costs the person their sign-in.
     ///
     /// - Parameter verify: checks the verifier against the flow's challenge.
-    /// - Returns: the user the code signs in.
-    /// - Throws: ``AuthError/flowStateNotFound`` (unknown or used code),
+    /// - Throws: ``AuthError/flowStateNotFound`` (unknown or used code, or its user is gone),
     ///   ``AuthError/flowStateExpired``, ``AuthError/badCodeVerifier`` (the code stays usable:
     ///   a wrong verifier proves nothing about the rightful holder).
     func redeemOAuthCode(
-        hash: String, now: Date, verify: @escaping @Sendable (OAuthFlowRecord) -> Bool
-    ) async throws -> String {
+        hash: String, now: Date, session: SessionService.Origin, refreshTokenTTL: TimeInterval,
+        absoluteTTL: TimeInterval, verify: @escaping @Sendable (OAuthFlowRecord) -> Bool
+    ) async throws -> RedeemedCode {
         try await driver.transaction { db in
             guard
                 let flow = try await db.raw(
@@ -86,8 +95,13 @@ extension AuthStore {
             else { throw AuthError.flowStateNotFound }
             guard expiresAt > now else { throw AuthError.flowStateExpired }
             guard verify(flow) else { throw AuthError.badCodeVerifier }
+            guard var user = try await Self.fetchUser(id: userID, on: db) else { throw AuthError.flowStateNotFound }
             try await db.raw("UPDATE oauth_flows SET auth_code_used_at = \(bind: now.stored) WHERE id = \(bind: flow.id)").run()
-            return userID
+            let (record, token) = try await Self.insertSession(
+                userID: userID, userAgent: session.userAgent, ip: session.ip, now: now,
+                refreshTokenTTL: refreshTokenTTL, absoluteTTL: absoluteTTL, on: db)
+            user.lastSignInAt = now
+            return RedeemedCode(user: user, session: record, refreshToken: token)
         }
     }
 }
