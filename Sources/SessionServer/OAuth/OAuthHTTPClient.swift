@@ -31,16 +31,26 @@ public struct URLSessionOAuthHTTPClient: OAuthHTTPClient {
     static let maximumBodySize = 1 << 20
     private let session: URLSession
 
+    /// One session for the default timeouts, shared: every configuration
+    /// holds a client, and a URLSession per configuration would never be released.
+    private static let shared = makeSession(requestTimeout: 10, resourceTimeout: 20)
+
     /// - Parameters:
     ///   - requestTimeout: seconds without data before giving up.
     ///   - resourceTimeout: seconds for the whole exchange.
     public init(requestTimeout: TimeInterval = 10, resourceTimeout: TimeInterval = 20) {
+        self.session =
+            requestTimeout == 10 && resourceTimeout == 20
+            ? Self.shared : Self.makeSession(requestTimeout: requestTimeout, resourceTimeout: resourceTimeout)
+    }
+
+    private static func makeSession(requestTimeout: TimeInterval, resourceTimeout: TimeInterval) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = requestTimeout
         configuration.timeoutIntervalForResource = resourceTimeout
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        self.session = URLSession(configuration: configuration)
+        return URLSession(configuration: configuration)
     }
 
     public func send(_ request: URLRequest) async throws -> OAuthHTTPResponse {
