@@ -51,6 +51,13 @@ public struct AuthServer: Sendable {
             decoyHash: await hasher.hash(RefreshTokenCodec.generate()),
             configuration: configuration, metrics: metrics,
             emailLimiter: RateLimiter(limit: configuration.passwordSignInsPerMinutePerEmail, clock: configuration.clock))
+        if !configuration.oauthProviders.isEmpty {
+            logger.info("OAuth providers enabled", metadata: ["providers": "\(configuration.oauthProviders.map(\.name))"])
+            if configuration.redirectAllowList.patterns.isEmpty {
+                // Not an error: the server works for passwords; say why OAuth sign-ins will be refused.
+                logger.warning("The redirect allow-list is empty: every OAuth sign-in will be refused (set AUTH_SERVER_REDIRECT_ALLOW_LIST)")
+            }
+        }
         self.oauth = OAuthService(
             configuration: configuration, sessions: sessions,
             exchange: ProviderCodeExchange(client: configuration.oauthHTTPClient, logger: logger), logger: logger)
