@@ -110,7 +110,9 @@ public actor SessionClient {
             logger.error("The stored session could not be read", metadata: ["reason": "\(error)"])
             throw SessionError.storeUnavailable.with(underlying: error.reason)
         }
-        guard let record else {
+        guard let record, record.holdsSession else {
+            // A record may hold only an OAuth sign-in in progress: keep its verifier for the callback.
+            pkceVerifier = record?.pkceVerifier
             logger.info("No stored session; signed out")
             broadcaster.set(.signedOut)
             return .signedOut

@@ -18,6 +18,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case sessionExpired, authRequired, forbidden, invalidRequest, invalidCredentials, rateLimited
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
         case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
+        case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
     private let kind: Kind
@@ -74,6 +75,26 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         .storeUnavailable, "The saved session cannot be read right now. Try again in a moment.")
     public static let cancelled = SessionError(.cancelled, "The operation was cancelled.")
     public static let requestFailed = SessionError(.requestFailed, "The request failed.")
+
+    // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
+
+    /// The person declined at the provider.
+    public static let oauthDenied = SessionError(
+        .oauthDenied, "The sign-in was cancelled at the provider. You can try again whenever you like.")
+    /// The provider or the server reported an error in the callback (see `goTrueCode` and `underlying`).
+    public static let oauthFailed = SessionError(.oauthFailed, "The sign-in with the provider failed. Please try again.")
+    /// The callback URL lacks a field or has a malformed one; the message names it.
+    public static let oauthCallbackInvalid = SessionError(
+        .oauthCallbackInvalid, "The sign-in callback could not be read. Please start the sign-in again.")
+    /// No sign-in was started here (no stored verifier), or the server knows no such code (already used).
+    public static let oauthFlowUnknown = SessionError(
+        .oauthFlowUnknown, "This sign-in link is not from a sign-in started here, or it was already used. Please start the sign-in again.")
+    /// The sign-in took too long.
+    public static let oauthFlowExpired = SessionError(
+        .oauthFlowExpired, "The sign-in took too long and expired. Please start the sign-in again.")
+    /// The server refused the PKCE verifier: the callback belongs to another sign-in attempt.
+    public static let oauthVerifierMismatch = SessionError(
+        .oauthVerifierMismatch, "This sign-in link belongs to another sign-in attempt. Please start the sign-in again.")
 
     /// A copy with details from the server or the cause attached.
     public func with(

@@ -24,6 +24,7 @@ public struct AuthServer: Sendable {
     /// Verifies access tokens with this server's keys and settings.
     public let verifier: AccessTokenVerifier
     let sessions: SessionService
+    let oauth: OAuthService
     let logger: Logger
 
     /// Opens the store and prepares everything; the database is migrated and
@@ -50,6 +51,16 @@ public struct AuthServer: Sendable {
             decoyHash: await hasher.hash(RefreshTokenCodec.generate()),
             configuration: configuration, metrics: metrics,
             emailLimiter: RateLimiter(limit: configuration.passwordSignInsPerMinutePerEmail, clock: configuration.clock))
+        if !configuration.oauthProviders.isEmpty {
+            logger.info("OAuth providers enabled", metadata: ["providers": "\(configuration.oauthProviders.map(\.name))"])
+            if configuration.redirectAllowList.patterns.isEmpty {
+                // Not an error: the server works for passwords; say why OAuth sign-ins will be refused.
+                logger.warning("The redirect allow-list is empty: every OAuth sign-in will be refused (set AUTH_SERVER_REDIRECT_ALLOW_LIST)")
+            }
+        }
+        self.oauth = OAuthService(
+            configuration: configuration, sessions: sessions,
+            exchange: ProviderCodeExchange(client: configuration.oauthHTTPClient, logger: logger), logger: logger)
     }
 
     /// Migrates the database and loads (or creates) the signing keys.
@@ -87,7 +98,7 @@ public struct AuthServer: Sendable {
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
             ipLimiter: RateLimiter(limit: configuration.tokenRequestsPerMinutePerIP, clock: configuration.clock),
-            authMiddleware: authMiddleware, trustForwardedFor: configuration.trustForwardedFor
+            authMiddleware: authMiddleware, trustForwardedFor: configuration.trustForwardedFor, oauth: oauth
         ).register(on: goTrue)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))

@@ -24,6 +24,15 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Clock-skew leeway in seconds (env AUTH_SERVER_LEEWAY; default 60).")
     var leeway: Double?
 
+    @Option(help: "JSON file with an array of OAuth providers (env AUTH_SERVER_OAUTH_PROVIDERS; see docs/OAUTH.md).")
+    var oauthProviders: String?
+
+    @Option(help: "Comma-separated redirect allow-list for OAuth (env AUTH_SERVER_REDIRECT_ALLOW_LIST; default: none allowed).")
+    var redirectAllowList: String?
+
+    @Option(help: "This server's public root URL, for the OAuth callback (env AUTH_SERVER_EXTERNAL_URL; default: from Host).")
+    var externalUrl: String?
+
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -32,7 +41,8 @@ struct ServerOptions: ParsableArguments {
             return try AuthServerConfiguration.resolve(
                 ConfigurationOverrides(
                     host: host, port: port, database: database, accessTokenTTL: accessTokenTtl,
-                    refreshGrace: refreshGrace, leeway: leeway))
+                    refreshGrace: refreshGrace, leeway: leeway, redirectAllowList: redirectAllowList,
+                    oauthProvidersFile: oauthProviders, externalURL: externalUrl))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

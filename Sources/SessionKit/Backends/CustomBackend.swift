@@ -47,8 +47,10 @@ public struct CustomBackend: SessionBackend {
         case .refresh(let refreshToken):
             request = try json(
                 refreshURL, "refresh", body: BackendDecoding.encode(RefreshTokenRequest(refreshToken: refreshToken)))
-        case .currentUser:
+        case .currentUser, .confirmSession:
             request = URLRequest(url: meURL)
+        case .exchangeCode:
+            throw SessionError.unsupported.with(message: "This backend does not support the OAuth code exchange.")
         case .updateProfile(let update):
             request = try json(updateProfileURL, "profile update", body: BackendDecoding.encode(update))
             request.httpMethod = "PATCH"

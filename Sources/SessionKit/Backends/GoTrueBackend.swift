@@ -35,6 +35,12 @@ public struct GoTrueBackend: SessionBackend {
                 body: BackendDecoding.encode(RefreshTokenRequest(refreshToken: refreshToken)))
         case .currentUser:
             request = URLRequest(url: endpoint("auth/v1/user"))
+        case .exchangeCode(let body):
+            request = try post("auth/v1/token", query: ["grant_type": "pkce"], body: BackendDecoding.encode(body))
+        case .confirmSession:
+            // The gateway first; a hosted Supabase project has none, and
+            // SessionClient falls back to `.currentUser` on its 404.
+            request = URLRequest(url: endpoint("v1/auth/me"))
         case .updateProfile(let update):
             request = URLRequest(url: endpoint("v1/auth/me"))
             request.httpMethod = "PATCH"
@@ -59,6 +65,16 @@ public struct GoTrueBackend: SessionBackend {
         return request
     }
 
+    /// `/auth/v1/authorize?provider=…&redirect_to=…&code_challenge=…&code_challenge_method=s256[&scopes=…]`.
+    public func authorizationURL(for request: OAuthAuthorizationRequest) throws(SessionError) -> URL {
+        var query = [
+            "provider": request.provider, "redirect_to": request.redirectTo.absoluteString,
+            "code_challenge": request.codeChallenge, "code_challenge_method": "s256",
+        ]
+        if !request.scopes.isEmpty { query["scopes"] = request.scopes.joined(separator: " ") }
+        return endpoint("auth/v1/authorize", query: query)
+    }
+
     public func prepare(_ request: inout URLRequest) {
         // The anon key goes only to this server, never to third parties the app calls.
         guard let apiKey, request.url?.host == url.host, request.value(forHTTPHeaderField: "apikey") == nil else {
@@ -80,7 +96,11 @@ public struct GoTrueBackend: SessionBackend {
         guard !query.isEmpty, var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
             return base
         }
-        components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        // Strict encoding: `queryItems` leaves `&`, `=` and `+` alone, which would split a `redirect_to` with a query.
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        components.percentEncodedQuery = query.sorted { $0.key < $1.key }.map {
+            "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }.joined(separator: "&")
         return components.url ?? base
     }
 }

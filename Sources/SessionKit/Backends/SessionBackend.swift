@@ -25,11 +25,15 @@ public enum BackendOperation: Sendable, Hashable {
     case listSessions
     case revokeSession(id: String)
     case signOut(SignOutScope)
+    /// Exchanges an OAuth callback's one-time code and the PKCE verifier for a session.
+    case exchangeCode(PKCETokenRequest)
+    /// Confirms a new session with the server before it is reported signed in.
+    case confirmSession
 
     /// True when the request needs the access token (`Authorization: Bearer`).
     public var requiresAuthorization: Bool {
         switch self {
-        case .signUp, .signIn, .refresh: false
+        case .signUp, .signIn, .refresh, .exchangeCode: false
         default: true
         }
     }
@@ -56,10 +60,19 @@ public protocol SessionBackend: Sendable {
 
     /// Reads a user body.
     func decodeUser(_ data: Data) throws(SessionError) -> SessionUser
+
+    /// The URL that starts an OAuth sign-in in a browser.
+    ///
+    /// - Throws: ``SessionError/unsupported`` when this backend has no OAuth sign-in.
+    func authorizationURL(for request: OAuthAuthorizationRequest) throws(SessionError) -> URL
 }
 
 extension SessionBackend {
     public func prepare(_ request: inout URLRequest) {}
+
+    public func authorizationURL(for request: OAuthAuthorizationRequest) throws(SessionError) -> URL {
+        throw SessionError.unsupported.with(message: "This backend does not support OAuth sign-in.")
+    }
 
     /// Accepts the bare body or the gateway's `{"success": true, "data": …}`.
     public func decodeSession(_ data: Data) throws(SessionError) -> TokenResponse {

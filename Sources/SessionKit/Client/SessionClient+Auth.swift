@@ -111,7 +111,7 @@ extension SessionClient {
 
     private func adoptStoredSessionForSignOut() async {
         do {
-            guard let record = try await store.load() else { return }
+            guard let record = try await store.load(), record.holdsSession else { return }
             generation += 1
             current = record.session
             lastStoredRefreshToken = record.refreshToken

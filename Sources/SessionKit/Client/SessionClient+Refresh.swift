@@ -200,7 +200,8 @@ extension SessionClient {
             return .unchanged
         }
         guard gen == generation else { return .unchanged }
-        guard let record else {
+        // A record holding only a pending OAuth verifier holds no session: as if none were stored.
+        guard let record, record.holdsSession else {
             if lastStoredRefreshToken != nil, pendingWrite == nil {
                 logger.info("The stored session was removed by another process; signed out")
                 await endSession(.silently, clearStore: false)

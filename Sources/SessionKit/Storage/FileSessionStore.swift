@@ -69,7 +69,8 @@ public final class FileSessionStore: SessionStore {
             // Written by a newer app: leave it alone rather than lose it.
             throw .unsupportedVersion(record.version)
         }
-        if record.refreshToken.isEmpty || record.accessToken.isEmpty {
+        let pendingOnly = record.accessToken.isEmpty && record.refreshToken.isEmpty && record.pkceVerifier?.isEmpty == false
+        if !pendingOnly, record.refreshToken.isEmpty || record.accessToken.isEmpty {
             throw .corrupt(detail: "a token is empty", movedTo: try moveAside())
         }
         return record

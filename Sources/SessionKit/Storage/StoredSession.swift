@@ -45,6 +45,15 @@ public struct StoredSession: Sendable, Hashable, Codable {
             expiresAt: session.expiresAt, lifetime: session.lifetime, user: session.user, pkceVerifier: pkceVerifier)
     }
 
+    /// A record holding only an OAuth sign-in in progress: no session yet,
+    /// just the verifier, so the flow survives the app being killed while the browser is open.
+    public static func pendingOAuth(verifier: String) -> StoredSession {
+        StoredSession(accessToken: "", refreshToken: "", expiresAt: nil, pkceVerifier: verifier)
+    }
+
+    /// False for a record that holds only a pending OAuth verifier.
+    public var holdsSession: Bool { !accessToken.isEmpty && !refreshToken.isEmpty }
+
     enum CodingKeys: String, CodingKey {
         case version, user
         case accessToken = "access_token"

@@ -10,7 +10,8 @@ import Logging
 /// ``SessionClientConfiguration`` and test against SessionKit without a server.
 ///
 /// It emulates GoTrue (sign-up, password and refresh grants with rotation,
-/// reuse grace and reuse detection, `/auth/v1/user`, logout) and the gateway
+/// reuse grace and reuse detection, `/auth/v1/user`, logout, the PKCE grant
+/// with ``approveOAuth(_:email:)`` / ``denyOAuth(_:)``) and the gateway
 /// (`/v1/auth/me`, `/v1/sessions`, `/v1/activities`), issues real-looking JWTs
 /// with `exp`, counts requests per endpoint and injects faults.
 ///
@@ -62,6 +63,8 @@ public actor FakeAuthBackend: HTTPTransport {
     var faults: [FakeEndpoint: [FakeFault]] = [:]
     var counts: [FakeEndpoint: Int] = [:]
     var issued = 0
+    /// One-time OAuth codes: code → (challenge, user email key).
+    var oauthCodes: [String: (challenge: String, userKey: String)] = [:]
 
     public init(
         clock: any SessionClock,
@@ -193,7 +196,7 @@ public actor FakeAuthBackend: HTTPTransport {
         let grant = query.first { $0.name == "grant_type" }?.value
         switch (method, path) {
         case ("POST", "/auth/v1/signup"): return .signUp
-        case ("POST", "/auth/v1/token"): return grant == "refresh_token" ? .refresh : grant == "password" ? .passwordGrant : .unknown
+        case ("POST", "/auth/v1/token"): return grant == "refresh_token" ? .refresh : grant == "password" ? .passwordGrant : grant == "pkce" ? .pkceGrant : .unknown
         case ("GET", "/auth/v1/user"): return .user
         case ("PUT", "/auth/v1/user"): return .updateUser
         case ("POST", "/auth/v1/logout"): return .logout
@@ -212,6 +215,7 @@ public actor FakeAuthBackend: HTTPTransport {
         switch endpoint {
         case .signUp: return try handleSignUp(request)
         case .passwordGrant: return try handlePasswordGrant(request)
+        case .pkceGrant: return try handlePKCEGrant(request)
         case .refresh, .customRefresh: return try handleRefresh(request)
         case .user: return try handleUser(request)
         case .updateUser: return try handleUpdateUser(request)

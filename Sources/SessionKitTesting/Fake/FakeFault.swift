@@ -28,5 +28,7 @@ public enum FakeEndpoint: String, Sendable, Hashable, CaseIterable {
     case me, updateMe, deleteMe, sessions, revokeSession, activities
     /// A custom-backend refresh path (`/.netlify/functions/auth-refresh-token`).
     case customRefresh
+    /// `POST /auth/v1/token?grant_type=pkce`.
+    case pkceGrant
     case unknown
 }

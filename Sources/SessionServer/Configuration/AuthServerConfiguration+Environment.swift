@@ -8,11 +8,21 @@ public struct ConfigurationOverrides: Sendable {
     public var accessTokenTTL: Double?
     public var refreshGrace: Double?
     public var leeway: Double?
+    /// Comma-separated redirect allow-list (see ``RedirectAllowList``).
+    public var redirectAllowList: String?
+    /// Path of a JSON file with an array of ``OAuthProviderConfiguration``.
+    public var oauthProvidersFile: String?
+    /// This server's public root URL.
+    public var externalURL: String?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
-        refreshGrace: Double? = nil, leeway: Double? = nil
+        refreshGrace: Double? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
+        oauthProvidersFile: String? = nil, externalURL: String? = nil
     ) {
+        self.redirectAllowList = redirectAllowList
+        self.oauthProvidersFile = oauthProvidersFile
+        self.externalURL = externalURL
         self.host = host
         self.port = port
         self.database = database
@@ -62,6 +72,7 @@ extension AuthServerConfiguration {
             guard leeway >= 0 else { throw ConfigurationError("The leeway must not be negative.") }
             configuration.leeway = leeway
         }
+        try configuration.resolveOAuth(flags, environment: environment)
         return configuration
     }
 }

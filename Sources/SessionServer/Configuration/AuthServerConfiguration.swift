@@ -42,6 +42,19 @@ public struct AuthServerConfiguration: Sendable {
     public var pruneInterval: TimeInterval
     /// The source of time for every expiry decision.
     public var clock: any SessionClock
+    /// OAuth providers people can sign in with (`/auth/v1/authorize?provider=…`).
+    public var oauthProviders: [OAuthProviderConfiguration]
+    /// Where OAuth flows may send people back to; empty refuses every redirect.
+    public var redirectAllowList: RedirectAllowList
+    /// This server's public root, used to build the provider callback
+    /// (`<externalURL>/auth/v1/callback`); `nil` derives it from the request's `Host`.
+    public var externalURL: URL?
+    /// How long the person has to finish at the provider (the `state`'s lifetime), in seconds.
+    public var oauthStateLifetime: TimeInterval
+    /// How long the app has to exchange the one-time code, in seconds.
+    public var oauthCodeLifetime: TimeInterval
+    /// Calls the providers' token and user-info endpoints.
+    public var oauthHTTPClient: any OAuthHTTPClient
 
     /// Creates a configuration; every argument defaults to DESIGN.md's value.
     public init(
@@ -62,7 +75,13 @@ public struct AuthServerConfiguration: Sendable {
         gatewayRequestsPerMinutePerUser: Int = 600,
         trustForwardedFor: Bool = false,
         pruneInterval: TimeInterval = 3600,
-        clock: any SessionClock = SystemClock()
+        clock: any SessionClock = SystemClock(),
+        oauthProviders: [OAuthProviderConfiguration] = [],
+        redirectAllowList: RedirectAllowList = .empty,
+        externalURL: URL? = nil,
+        oauthStateLifetime: TimeInterval = 600,
+        oauthCodeLifetime: TimeInterval = 300,
+        oauthHTTPClient: any OAuthHTTPClient = URLSessionOAuthHTTPClient()
     ) {
         self.host = host
         self.port = port
@@ -82,6 +101,17 @@ public struct AuthServerConfiguration: Sendable {
         self.trustForwardedFor = trustForwardedFor
         self.pruneInterval = pruneInterval
         self.clock = clock
+        self.oauthProviders = oauthProviders
+        self.redirectAllowList = redirectAllowList
+        self.externalURL = externalURL
+        self.oauthStateLifetime = oauthStateLifetime
+        self.oauthCodeLifetime = oauthCodeLifetime
+        self.oauthHTTPClient = oauthHTTPClient
+    }
+
+    /// The provider called `name`, if enabled.
+    public func oauthProvider(named name: String) -> OAuthProviderConfiguration? {
+        oauthProviders.first { $0.name == name }
     }
 }
 

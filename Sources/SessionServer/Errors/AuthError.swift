@@ -13,6 +13,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case refreshTokenNotFound, refreshTokenAlreadyUsed, sessionExpired, sessionNotFound
         case authRequired, tokenExpired, sessionRevoked
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure
+        case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState
     }
 
     let kind: Kind
@@ -99,6 +100,19 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     /// A PKCE code that matches no flow.
     public static let flowStateNotFound = AuthError(.flowStateNotFound, "invalid flow state, no valid flow state found")
+    /// A PKCE code past its lifetime.
+    public static let flowStateExpired = AuthError(
+        .flowStateExpired, "invalid flow state, flow state has expired: please sign in again")
+    /// A PKCE code presented with a verifier that does not match its challenge.
+    public static let badCodeVerifier = AuthError(
+        .badCodeVerifier, "code challenge does not match previously saved code verifier")
+    /// `provider=` names no provider enabled on this server.
+    public static func providerDisabled(_ name: String) -> AuthError {
+        AuthError(.providerDisabled, "Unsupported provider: '\(name.prefix(40))' is not enabled on this server.", field: "provider")
+    }
+    /// A callback whose `state` this server never issued (nowhere safe to redirect to).
+    public static let badOAuthState = AuthError(
+        .badOAuthState, "OAuth callback with missing or invalid state parameter. Please start the sign-in again.")
     /// A server fault; the message is generic on purpose.
     public static let internalFailure = AuthError(.internalFailure, "Something went wrong on our side. Please try again.")
 }

@@ -33,7 +33,8 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .unauthorized, code: .sessionExpired, headers: headers)
         case .authRequired, .invalidCredentials:
             self.init(status: .unauthorized, code: .authRequired, headers: headers)
-        case .badJSON, .invalidRequest, .unsupportedGrantType, .weakPassword, .flowStateNotFound:
+        case .badJSON, .invalidRequest, .unsupportedGrantType, .weakPassword, .flowStateNotFound, .flowStateExpired,
+            .badCodeVerifier, .providerDisabled, .badOAuthState:
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
         case .payloadTooLarge:
             self.init(status: .contentTooLarge, code: .invalidRequest, message: error.message)

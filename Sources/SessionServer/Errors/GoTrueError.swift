@@ -51,6 +51,10 @@ public struct GoTrueError: HTTPResponseError, Sendable {
             (status, code) = (.tooManyRequests, .overRequestRateLimit)
             if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
         case .flowStateNotFound: (status, code) = (.notFound, .flowStateNotFound)
+        case .flowStateExpired: (status, code) = (.badRequest, .flowStateExpired)
+        case .badCodeVerifier: (status, code) = (.badRequest, .badCodeVerifier)
+        case .providerDisabled: (status, code) = (.badRequest, .providerDisabled)
+        case .badOAuthState: (status, code) = (.badRequest, .badOAuthState)
         case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)
         }
         let message: String

@@ -12,6 +12,7 @@ struct GoTrueRoutes: Sendable {
     let ipLimiter: RateLimiter
     let authMiddleware: AuthMiddleware<AuthRequestContext>
     let trustForwardedFor: Bool
+    let oauth: OAuthService
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.get("health") { _, _ in
@@ -20,7 +21,8 @@ struct GoTrueRoutes: Sendable {
                 "description": "SessionKit auth server, GoTrue-compatible",
             ])
         }
-        group.get("settings") { _, _ in try JSONResponse.make(Settings()) }
+        let settings = Settings(providers: oauth.configuration.oauthProviders.map(\.name))
+        group.get("settings") { _, _ in try JSONResponse.make(settings) }
         group.get(".well-known/jwks.json") { _, _ in try JSONResponse.make(try await keyRing.jwks()) }
         group.post("signup") { request, context in
             try await limitByIP(request, context)
@@ -28,6 +30,9 @@ struct GoTrueRoutes: Sendable {
             return try JSONResponse.make(try await sessions.signUp(credentials, origin: origin(request, context)))
         }
         group.post("token") { request, context in try await token(request, context) }
+        OAuthRoutes(oauth: oauth, externalURL: oauth.configuration.externalURL) { request, context in
+            try await limitByIP(request, context)
+        }.register(on: group)
 
         let bearer = group.group().add(middleware: authMiddleware)
         bearer.get("user") { _, context in
@@ -62,12 +67,7 @@ struct GoTrueRoutes: Sendable {
             return try JSONResponse.make(response)
         case "pkce":
             let body = try await RequestDecoding.decode(PKCETokenRequest.self, from: request)
-            guard !body.authCode.isEmpty else { throw AuthError.invalidRequest(field: "auth_code", "auth_code is required.") }
-            guard !body.codeVerifier.isEmpty else {
-                throw AuthError.invalidRequest(field: "code_verifier", "code_verifier is required.")
-            }
-            // No OAuth provider has started a flow on this server, so no code can match one.
-            throw AuthError.flowStateNotFound
+            return try JSONResponse.make(try await oauth.exchangeCode(body, origin: origin(request, context)))
         default:
             throw AuthError.unsupportedGrantType
         }
@@ -77,6 +77,7 @@ struct GoTrueRoutes: Sendable {
         let store = sessions.store
         guard var user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
         if let email = update.email, try SessionService.normalize(email: email) != user.email {
+            // Also refuses adding an email to a provider-only user: it would need confirmation.
             throw AuthError.invalidRequest(field: "email", "Changing the email address is not supported.")
         }
         if let password = update.password {
@@ -113,13 +114,10 @@ struct UserUpdate: Sendable, Decodable {
     var data: [String: JSONValue]?
 }
 
-/// `GET /auth/v1/settings`, in GoTrue's shape.
+/// `GET /auth/v1/settings`, in GoTrue's shape: `external` lists `email` and
+/// every enabled OAuth provider as `true`.
 struct Settings: Sendable, Encodable {
-    struct External: Sendable, Encodable {
-        var email = true
-        var phone = false
-    }
-    var external = External()
+    var providers: [String]
     var disableSignup = false
     var mailerAutoconfirm = true
     var phoneAutoconfirm = false
@@ -133,5 +131,17 @@ struct Settings: Sendable, Encodable {
         case phoneAutoconfirm = "phone_autoconfirm"
         case smsProvider = "sms_provider"
         case samlEnabled = "saml_enabled"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        var external: [String: Bool] = ["email": true, "phone": false]
+        for provider in providers { external[provider] = true }
+        try c.encode(external, forKey: .external)
+        try c.encode(disableSignup, forKey: .disableSignup)
+        try c.encode(mailerAutoconfirm, forKey: .mailerAutoconfirm)
+        try c.encode(phoneAutoconfirm, forKey: .phoneAutoconfirm)
+        try c.encode(smsProvider, forKey: .smsProvider)
+        try c.encode(samlEnabled, forKey: .samlEnabled)
     }
 }

@@ -43,6 +43,12 @@ public struct SessionService: Sendable {
             metrics.signIn(succeeded: false)
             throw AuthError.invalidCredentials
         }
+        // A user who signed up with a provider has no password: the same answer, at the same cost.
+        guard user.hasPassword else {
+            _ = await hasher.verify(password, hash: decoyHash)
+            metrics.signIn(succeeded: false)
+            throw AuthError.invalidCredentials
+        }
         guard await hasher.verify(password, hash: user.passwordHash) else {
             metrics.signIn(succeeded: false)
             throw AuthError.invalidCredentials

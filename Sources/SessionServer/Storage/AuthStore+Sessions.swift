@@ -37,6 +37,18 @@ extension AuthStore {
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTokenTTL: TimeInterval,
         absoluteTTL: TimeInterval
     ) async throws -> (session: SessionRecord, refreshToken: String) {
+        try await driver.transaction { db in
+            try await Self.insertSession(
+                userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTokenTTL: refreshTokenTTL,
+                absoluteTTL: absoluteTTL, on: db)
+        }
+    }
+
+    /// ``createSession(userID:userAgent:ip:now:refreshTokenTTL:absoluteTTL:)`` inside a caller's transaction.
+    static func insertSession(
+        userID: String, userAgent: String?, ip: String?, now: Date, refreshTokenTTL: TimeInterval,
+        absoluteTTL: TimeInterval, on db: any SQLDatabase
+    ) async throws -> (session: SessionRecord, refreshToken: String) {
         let token = RefreshTokenCodec.generate()
         let tokenHash = RefreshTokenCodec.hash(token)
         let session = SessionRecord(
@@ -46,19 +58,15 @@ extension AuthStore {
         let record = RefreshTokenRecord(
             tokenHash: tokenHash, sessionID: session.id, parentHash: nil, createdAt: now,
             expiresAt: min(now.addingTimeInterval(refreshTokenTTL), session.notAfter))
-        try await driver.transaction { db in
-            try await db.raw(
-                """
-                INSERT INTO sessions (id, user_id, created_at, not_after, user_agent, ip, active_token_hash)
-                VALUES (\(bind: session.id), \(bind: userID), \(bind: now.stored), \(bind: session.notAfter.stored),
-                \(bind: session.userAgent), \(bind: ip), \(bind: tokenHash))
-                """
-            ).run()
-            try await Self.insertRefreshToken(record, on: db)
-            try await db.raw(
-                "UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID)"
-            ).run()
-        }
+        try await db.raw(
+            """
+            INSERT INTO sessions (id, user_id, created_at, not_after, user_agent, ip, active_token_hash)
+            VALUES (\(bind: session.id), \(bind: userID), \(bind: now.stored), \(bind: session.notAfter.stored),
+            \(bind: session.userAgent), \(bind: ip), \(bind: tokenHash))
+            """
+        ).run()
+        try await insertRefreshToken(record, on: db)
+        try await db.raw("UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID)").run()
         return (session, token)
     }
 
@@ -147,6 +155,8 @@ extension AuthStore {
                 """
             ).run()
             try await db.raw("DELETE FROM sessions WHERE id IN (\(unsafeRaw: deadSessions))").run()
+            // Finished or abandoned OAuth flows; kept a day so a replay reads "already used", not "unknown".
+            try await db.raw("DELETE FROM oauth_flows WHERE state_expires_at <= \(bind: cutoff)").run()
             return expired.count
         }
     }

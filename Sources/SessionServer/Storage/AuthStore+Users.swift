@@ -5,14 +5,18 @@ import SessionCore
 extension AuthStore {
     static func user(from row: any SQLRow) throws -> UserRecord {
         UserRecord(
-            id: try row.string("id"), email: try row.string("email"), passwordHash: try row.string("password_hash"),
+            id: try row.string("id"), email: try row.optionalString("email"), passwordHash: try row.string("password_hash"),
             userMetadata: try decodeMetadata(row.string("user_metadata")), createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"), lastSignInAt: try row.optionalDate("last_sign_in_at"),
             emailConfirmedAt: try row.optionalDate("email_confirmed_at"))
     }
 
     static func fetchUser(id: String, on db: any SQLDatabase) async throws -> UserRecord? {
-        try await db.raw("SELECT * FROM users WHERE id = \(bind: id)").first().map(user(from:))
+        guard var user = try await db.raw("SELECT * FROM users WHERE id = \(bind: id)").first().map(user(from:)) else {
+            return nil
+        }
+        user.identities = try await fetchIdentities(userID: id, on: db)
+        return user
     }
 
     /// Creates a confirmed user (autoconfirm, as a GoTrue with mailer autoconfirm does).
@@ -42,7 +46,10 @@ extension AuthStore {
     /// The user with `email` (already normalized), if any.
     public func user(email: String) async throws -> UserRecord? {
         try await driver.transaction { db in
-            try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first().map(Self.user(from:))
+            guard var user = try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first().map(Self.user(from:))
+            else { return nil }
+            user.identities = try await Self.fetchIdentities(userID: user.id, on: db)
+            return user
         }
     }
 
@@ -79,6 +86,8 @@ extension AuthStore {
             ).run()
             try await db.raw("DELETE FROM sessions WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM activities WHERE user_id = \(bind: id)").run()
+            try await db.raw("DELETE FROM identities WHERE user_id = \(bind: id)").run()
+            try await db.raw("DELETE FROM oauth_flows WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: id)").run()
         }
     }

@@ -37,6 +37,47 @@ enum Migrations {
               started_at \(f.timestamp) NOT NULL, created_at \(f.timestamp) NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS activities_user_id ON activities (user_id)",
+        ] + oauthSteps(f)
+    }
+
+    /// OAuth sign-in: users without an email (Strava gives none), linked
+    /// identities, and flow states with their one-time codes.
+    static func oauthSteps(_ f: SQLFlavor) -> [String] {
+        // SQLite cannot drop NOT NULL in place: rebuild the table, same columns.
+        let nullableEmail =
+            f == .sqlite
+            ? [
+                """
+                CREATE TABLE users_v2 (
+                  id TEXT PRIMARY KEY, email TEXT UNIQUE, password_hash TEXT NOT NULL,
+                  user_metadata TEXT NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL,
+                  last_sign_in_at REAL, email_confirmed_at REAL)
+                """,
+                """
+                INSERT INTO users_v2 (id, email, password_hash, user_metadata, created_at, updated_at, last_sign_in_at,
+                email_confirmed_at) SELECT id, email, password_hash, user_metadata, created_at, updated_at,
+                last_sign_in_at, email_confirmed_at FROM users
+                """,
+                "DROP TABLE users",
+                "ALTER TABLE users_v2 RENAME TO users",
+            ]
+            : ["ALTER TABLE users ALTER COLUMN email DROP NOT NULL"]
+        return nullableEmail + [
+            """
+            CREATE TABLE IF NOT EXISTS identities (
+              id TEXT PRIMARY KEY, user_id TEXT NOT NULL, provider TEXT NOT NULL, provider_id TEXT NOT NULL,
+              identity_data TEXT NOT NULL, email TEXT, created_at \(f.timestamp) NOT NULL,
+              updated_at \(f.timestamp) NOT NULL, last_sign_in_at \(f.timestamp), UNIQUE (provider, provider_id))
+            """,
+            "CREATE INDEX IF NOT EXISTS identities_user_id ON identities (user_id)",
+            """
+            CREATE TABLE IF NOT EXISTS oauth_flows (
+              id TEXT PRIMARY KEY, state_hash TEXT NOT NULL UNIQUE, provider TEXT NOT NULL, redirect_to TEXT NOT NULL,
+              code_challenge TEXT NOT NULL, code_challenge_method TEXT NOT NULL, created_at \(f.timestamp) NOT NULL,
+              state_expires_at \(f.timestamp) NOT NULL, state_used_at \(f.timestamp), user_id TEXT,
+              auth_code_hash TEXT UNIQUE, auth_code_expires_at \(f.timestamp), auth_code_used_at \(f.timestamp))
+            """,
+            "CREATE INDEX IF NOT EXISTS oauth_flows_state_expires_at ON oauth_flows (state_expires_at)",
         ]
     }
 

@@ -1,28 +1,81 @@
 import Foundation
 import SessionCore
 
-/// A user row.
+/// A user row, with the outside accounts linked to it.
 public struct UserRecord: Sendable, Hashable {
     public var id: String
-    public var email: String
+    /// `nil` for a user who signed up with a provider that gives no email (Strava).
+    public var email: String?
+    /// Empty for a user who has never set a password (signed up with a provider).
     var passwordHash: String
     public var userMetadata: [String: JSONValue]
     public var createdAt: Date
     public var updatedAt: Date
     public var lastSignInAt: Date?
     public var emailConfirmedAt: Date?
+    /// Linked provider accounts, oldest first.
+    public var identities: [IdentityRecord] = []
+
+    /// True when password sign-in can work for this user.
+    var hasPassword: Bool { !passwordHash.isEmpty }
 
     /// The user as GoTrue describes it on the wire.
     public var sessionUser: SessionUser {
-        let identity = UserIdentity(
-            id: id, identityId: id, userId: id, provider: "email",
-            identityData: ["sub": .string(id), "email": .string(email), "email_verified": false],
-            createdAt: createdAt, updatedAt: updatedAt, lastSignInAt: lastSignInAt)
+        var wireIdentities: [UserIdentity] = []
+        if let email, hasPassword {
+            wireIdentities.append(
+                UserIdentity(
+                    id: id, identityId: id, userId: id, provider: "email",
+                    identityData: ["sub": .string(id), "email": .string(email), "email_verified": false],
+                    createdAt: createdAt, updatedAt: updatedAt, lastSignInAt: lastSignInAt))
+        }
+        wireIdentities += identities.map(\.userIdentity)
+        let providers = wireIdentities.map(\.provider)
         return SessionUser(
             id: id, email: email, emailConfirmedAt: emailConfirmedAt, lastSignInAt: lastSignInAt,
-            userMetadata: userMetadata, appMetadata: ["provider": "email", "providers": ["email"]],
-            identities: [identity], createdAt: createdAt, updatedAt: updatedAt)
+            userMetadata: userMetadata,
+            appMetadata: ["provider": .string(providers.first ?? "email"), "providers": .array(providers.map(JSONValue.string))],
+            identities: wireIdentities, createdAt: createdAt, updatedAt: updatedAt)
     }
+}
+
+/// An outside account (provider + the provider's id for it) linked to a user.
+public struct IdentityRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var provider: String
+    /// The provider's id for the account (Strava's athlete id).
+    public var providerID: String
+    /// What the provider told about the account; never its tokens.
+    public var identityData: [String: JSONValue]
+    public var email: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var lastSignInAt: Date?
+
+    var userIdentity: UserIdentity {
+        var data = identityData
+        data["sub"] = .string(providerID)
+        data["provider_id"] = .string(providerID)
+        return UserIdentity(
+            id: providerID, identityId: id, userId: userID, provider: provider, identityData: data,
+            createdAt: createdAt, updatedAt: updatedAt, lastSignInAt: lastSignInAt)
+    }
+}
+
+/// An OAuth flow in progress: from `/authorize` to the one-time code's exchange.
+public struct OAuthFlowRecord: Sendable, Hashable {
+    public var id: String
+    public var provider: String
+    public var redirectTo: String
+    public var codeChallenge: String
+    public var codeChallengeMethod: String
+    public var createdAt: Date
+    public var stateExpiresAt: Date
+    public var stateUsedAt: Date?
+    public var userID: String?
+    public var authCodeExpiresAt: Date?
+    public var authCodeUsedAt: Date?
 }
 
 /// A session row: one signed-in device, the family of its refresh tokens.

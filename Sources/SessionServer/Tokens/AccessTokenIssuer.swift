@@ -9,13 +9,14 @@ struct AccessTokenIssuer: Sendable {
     let lifetime: TimeInterval
 
     /// A signed token for `userID`'s `sessionID`, and its expiry.
-    func issue(userID: String, email: String, sessionID: String, now: Date) async throws -> (token: String, expiresAt: Date) {
+    func issue(userID: String, email: String?, sessionID: String, now: Date) async throws -> (token: String, expiresAt: Date) {
         let key = try await keyRing.currentKey()
         let issuedAt = Int(now.timeIntervalSince1970)
         let expiresAt = issuedAt + Int(lifetime)
         let claims = AccessTokenClaims(
             sub: userID, aud: audience, role: "authenticated", exp: expiresAt, iat: issuedAt, iss: issuer,
-            sessionID: sessionID, email: email)
+            // GoTrue writes an empty email claim for users without one; clients expect the key.
+            sessionID: sessionID, email: email ?? "")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = try encoder.encode(AccessTokenHeader(alg: "ES256", kid: key.kid, typ: "JWT"))

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SessionCore
+
+/// `GET /auth/v1/authorize` and `GET /auth/v1/callback`: the browser legs of
+/// the OAuth flow. Both answer with a 302; `/authorize` answers JSON
+/// (`{"url": …}`) instead when asked with `skip_http_redirect=true`, as GoTrue does.
+struct OAuthRoutes: Sendable {
+    let oauth: OAuthService
+    let externalURL: URL?
+    /// The token endpoints' per-IP limit: each `/authorize` writes a flow row.
+    let limit: @Sendable (Request, AuthRequestContext) async throws -> Void
+
+    func register(on group: RouterGroup<AuthRequestContext>) {
+        group.get("authorize") { request, context in
+            try await limit(request, context)
+            let query = request.uri.queryParameters
+            let url = try await oauth.authorize(
+                .init(
+                    provider: query.get("provider"), redirectTo: query.get("redirect_to"),
+                    codeChallenge: query.get("code_challenge"), codeChallengeMethod: query.get("code_challenge_method"),
+                    scopes: query.get("scopes")),
+                callbackURL: try callbackURL(request))
+            if query.get("skip_http_redirect") == "true" { return try JSONResponse.make(["url": url.absoluteString]) }
+            return Self.found(url)
+        }
+        group.get("callback") { request, _ in
+            let query = request.uri.queryParameters
+            let url = try await oauth.callback(
+                .init(
+                    state: query.get("state"), code: query.get("code"), error: query.get("error"),
+                    errorDescription: query.get("error_description")),
+                callbackURL: try callbackURL(request))
+            return Self.found(url)
+        }
+    }
+
+    /// The `redirect_uri` given to the provider; the same value must go with
+    /// the code exchange, so both legs compute it the same way.
+    private func callbackURL(_ request: Request) throws -> String {
+        if let externalURL { return externalURL.appendingPathComponent("auth/v1/callback").absoluteString }
+        guard let authority = request.head.authority, !authority.isEmpty,
+            authority.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) })
+        else {
+            throw AuthError.invalidRequest(field: "Host", "The Host header is missing or not valid.")
+        }
+        return "http://\(authority)/auth/v1/callback"
+    }
+
+    /// A redirect that no cache or referrer keeps: the URL may hold a one-time code.
+    static func found(_ url: URL) -> Response {
+        Response(
+            status: .found,
+            headers: [.location: url.absoluteString, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"])
+    }
+}
