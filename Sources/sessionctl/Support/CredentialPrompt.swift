@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads an email and a password without ever taking the password as a
+/// visible argument: `--password-stdin`, then `SESSIONKIT_PASSWORD`, then a
+/// prompt without echo on a terminal.
+struct CredentialPrompt {
+    let options: CredentialOptions
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    private var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// - Parameter confirm: ask twice on a terminal (sign-up).
+    /// - Throws: ``CLIError`` (exit 2) when something is missing and cannot be asked for.
+    func read(confirm: Bool = false) throws(CLIError) -> (email: String, password: String) {
+        (try email(), try password(confirm: confirm))
+    }
+
+    func email() throws(CLIError) -> String {
+        if let email = options.email?.trimmingCharacters(in: .whitespaces), !email.isEmpty { return email }
+        // With --password-stdin, standard input carries the password, not the email.
+        guard stdinIsTerminal, !options.passwordStdin else {
+            throw CLIError.usage("Pass --email ADDRESS (there is no terminal to ask on).")
+        }
+        FileHandle.standardError.write(Data("Email: ".utf8))
+        guard let line = readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CLIError.usage("An email is needed to continue.")
+        }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    func password(confirm: Bool) throws(CLIError) -> String {
+        if options.passwordStdin {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw CLIError.usage("--password-stdin: standard input had no password line.")
+            }
+            return line
+        }
+        if let password = environment["SESSIONKIT_PASSWORD"], !password.isEmpty { return password }
+        guard stdinIsTerminal else {
+            throw CLIError.usage("No password: use --password-stdin, set SESSIONKIT_PASSWORD, or run on a terminal.")
+        }
+        let password = try Self.promptWithoutEcho("Password: ")
+        if confirm, try Self.promptWithoutEcho("Password (again): ") != password {
+            throw CLIError.usage("The passwords did not match.")
+        }
+        return password
+    }
+
+    /// Prompts on standard error and reads a line with terminal echo off.
+    private static func promptWithoutEcho(_ prompt: String) throws(CLIError) -> String {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var original = termios()
+        let canSilence = tcgetattr(STDIN_FILENO, &original) == 0
+        if canSilence {
+            var silent = original
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        }
+        let line = readLine(strippingNewline: true)
+        if canSilence {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            // The newline the person typed was not echoed.
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        guard let line, !line.isEmpty else { throw CLIError.usage("A password is needed to continue.") }
+        return line
+    }
+}
