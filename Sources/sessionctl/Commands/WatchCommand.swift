@@ -16,7 +16,6 @@ struct WatchCommand: AsyncParsableCommand {
     private enum End: Sendable {
         case interrupted
         case ended(SessionState)
-        case streamsFinished
     }
 
     func run() async throws {
@@ -33,10 +32,10 @@ struct WatchCommand: AsyncParsableCommand {
                 case .signedIn, .offline: break
                 }
                 let states = client.states
-                return await withTaskGroup(of: End.self) { group in
+                return await withTaskGroup(of: End?.self) { group in
                     group.addTask {
                         for await event in events { printer.print(event) }
-                        return .streamsFinished
+                        return nil
                     }
                     group.addTask {
                         for await state in states {
@@ -46,19 +45,22 @@ struct WatchCommand: AsyncParsableCommand {
                             default: continue
                             }
                         }
-                        return .streamsFinished
+                        return nil
                     }
-                    group.addTask {
-                        _ = await trap.next()
-                        return .interrupted
-                    }
-                    let end = await group.next() ?? .streamsFinished
-                    group.cancelAll()
-                    return end
+                    group.addTask { await trap.next().map { _ in .interrupted } }
+                    let first = await group.next() ?? nil
+                    // Finishing the streams (rather than cancelling the printers)
+                    // lets them print what is already buffered, such as the
+                    // `sessionExpired` event that follows the `expired` state.
+                    await client.shutdown()
+                    trap.stop()
+                    var end = first
+                    for await result in group where end == nil { end = result }
+                    return end ?? .interrupted
                 }
             }
             switch end {
-            case .interrupted, .streamsFinished:
+            case .interrupted:
                 return
             case .ended(.expired(let reason)):
                 throw CLIError.expired(reason)

@@ -12,10 +12,12 @@ final class SignalTrap: @unchecked Sendable {
     // Unchecked: `sources` is written only in `init` and then only kept alive.
     private var sources: [any DispatchSourceSignal] = []
     private let stream: AsyncStream<Int32>
+    private let continuation: AsyncStream<Int32>.Continuation
 
     init(_ signals: [Int32] = [SIGINT, SIGTERM]) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.stream = stream
+        self.continuation = continuation
         for number in signals {
             // The default action would kill the process before the source sees the signal.
             signal(number, SIG_IGN)
@@ -25,6 +27,9 @@ final class SignalTrap: @unchecked Sendable {
             sources.append(source)
         }
     }
+
+    /// Ends the wait in ``next()`` without a signal.
+    func stop() { continuation.finish() }
 
     /// Returns the first signal received (or `nil` if the wait is cancelled).
     func next() async -> Int32? {
