@@ -31,6 +31,44 @@ extension SessionCtlTests {
             }
         }
 
+        /// The server goes away and comes back while watching: `offline`, then
+        /// `online` with a refreshed token, and the person stays signed in.
+        @Test func reportsOfflineAndBackOnline() async throws {
+            try await CLIHarness.with(accessTokenTTL: 3) { cli in
+                try await cli.signUp()
+                let watch = try cli.spawn(["watch", "--json"])
+                let restarted = try await Self.killingOnFailure(watch) {
+                    _ = try await Self.waitForLine(in: watch) { $0["type"] == "state" && $0["name"] == "signedIn" }
+                    await cli.server.stop()
+                    _ = try await Self.waitForLine(in: watch) { $0["type"] == "event" && $0["name"] == "offline" }
+                    return try await AuthServerProcess(accessTokenTTL: 3, directory: cli.directory, port: cli.server.port)
+                }
+                do {
+                    let lines = try await Self.killingOnFailure(watch) {
+                        try await Self.waitForLine(in: watch) { $0["name"] == "online" }
+                    }
+                    #expect(!lines.contains { $0["name"] == "expired" || $0["name"] == "sessionExpired" })
+                    watch.send(SIGINT)
+                    let result = try await watch.wait()
+                    #expect(result.status == 0, "\(result)")
+                } catch {
+                    await restarted.stop()
+                    throw error
+                }
+                await restarted.stop()
+            }
+        }
+
+        /// Runs `body`; if it throws, kills and reaps `child` first.
+        static func killingOnFailure<T>(_ child: ChildProcess, _ body: () async throws -> T) async throws -> T {
+            do {
+                return try await body()
+            } catch {
+                child.killAndReap()
+                throw error
+            }
+        }
+
         /// The session ends on the server while watching: `watch` says so and exits 1.
         @Test func reportsExpiryAndExits() async throws {
             try await CLIHarness.with(accessTokenTTL: 2) { cli in

@@ -17,12 +17,14 @@ final class AuthServerProcess: Sendable {
 
     /// Starts the server and waits (at most 30 s) for its "listening on" line.
     ///
-    /// - Parameter accessTokenTTL: short lifetimes make tokens expire in real time.
-    init(accessTokenTTL: Int, directory: String) async throws {
+    /// - Parameters:
+    ///   - accessTokenTTL: short lifetimes make tokens expire in real time.
+    ///   - port: 0 picks a free one; a restart passes the previous one.
+    init(accessTokenTTL: Int, directory: String, port requestedPort: Int = 0) async throws {
         let process = try ChildProcess(
             executable: Binaries.authServer,
             arguments: [
-                "serve", "--port", "0", "--database", directory + "/auth.sqlite",
+                "serve", "--port", String(requestedPort), "--database", directory + "/auth.sqlite",
                 "--access-token-ttl", String(accessTokenTTL), "--leeway", "1",
             ],
             environment: ["PATH": "/usr/bin:/bin", "HOME": directory], logDirectory: directory)

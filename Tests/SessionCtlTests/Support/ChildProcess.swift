@@ -75,7 +75,11 @@ final class ChildProcess: @unchecked Sendable {
         FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
-    func send(_ signal: Int32) { kill(pid, signal) }
+    /// Signals the child, unless it was already reaped (its pid may belong to another process by now).
+    func send(_ signal: Int32) {
+        guard exitStatus(blocking: false) == nil else { return }
+        kill(pid, signal)
+    }
 
     /// Waits for the exit (polling; a child is another process, there is no
     /// clock to advance). After `limit` it kills the child and throws: a hung
