@@ -32,6 +32,18 @@ extension SessionCtlTests {
                 let newToken = try await cli.run(["token"])
                 #expect(newToken.stdout.trimmingCharacters(in: .newlines) != jwt)
 
+                // --verbose shows the SDK's log on standard error, tokens redacted.
+                let verbose = try await cli.run(["refresh", "--verbose"])
+                #expect(verbose.status == 0, "\(verbose)")
+                #expect(verbose.stderr.contains("Refreshed the session"), "\(verbose)")
+                let saved = try Data(contentsOf: URL(fileURLWithPath: cli.profileDirectory() + "/session.json"))
+                let record = try WireCoding.decoder().decode([String: JSONValue].self, from: saved)
+                for key in ["access_token", "refresh_token"] {
+                    let secret = try #require(record[key]?.stringValue)
+                    #expect(!verbose.stderr.contains(secret.suffix(16)), "\(key) leaked into the log")
+                    #expect(!verbose.stdout.contains(secret.suffix(16)), "\(key) leaked into the output")
+                }
+
                 // A second device: two rows, this one marked.
                 let login = try await cli.run(
                     ["login", "--email", "ada@example.com", "--profile", "laptop"],

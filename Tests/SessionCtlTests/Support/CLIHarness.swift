@@ -74,9 +74,12 @@ struct CLIHarness: Sendable {
     /// Sleeps until the profile's access token has expired in real time
     /// (the server was started with a short lifetime). Waiting for time to
     /// pass is the point here; nothing is asserted about how long it took.
+    /// Reads the saved record rather than running a command, which would
+    /// refresh an already expired token.
     func waitUntilExpired(profile: String = "default") async throws {
-        let status = try json(try await run(["status", "--json", "--profile", profile]))
-        let expiresAt = try #require(status["expires_at"]?.stringValue.flatMap(WireCoding.parseDate), "\(status)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: profileDirectory(profile) + "/session.json"))
+        let record = try WireCoding.decoder().decode([String: JSONValue].self, from: data)
+        let expiresAt = try #require(record["expires_at"]?.stringValue.flatMap(WireCoding.parseDate), "\(record.keys)")
         let wait = expiresAt.timeIntervalSinceNow + 0.5
         if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
     }
