@@ -19,13 +19,19 @@ struct CLIHarness: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let server = try await AuthServerProcess(accessTokenTTL: accessTokenTTL, directory: directory)
         let harness = CLIHarness(directory: directory, server: server)
+        let outcome: Result<Void, any Error>
         do {
             try await body(harness)
+            outcome = .success(())
         } catch {
-            await server.stop()
-            throw error
+            outcome = .failure(error)
         }
         await server.stop()
+        if case .success = outcome {
+            // Kept after a failure: the logs in it tell what happened.
+            try FileManager.default.removeItem(atPath: directory)
+        }
+        try outcome.get()
     }
 
     /// The whole environment of a `sessionctl` child: nothing leaks in from the test runner's.
