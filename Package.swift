@@ -110,7 +110,7 @@ let package = Package(
         // Runs the built `sessionctl` and `auth-server` binaries as subprocesses.
         .testTarget(
             name: "SessionCtlTests",
-            dependencies: ["SessionCore"],
+            dependencies: ["SessionCore", "SessionKit"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
