@@ -54,21 +54,42 @@ struct CredentialPrompt {
 
     /// Prompts on standard error and reads a line with terminal echo off.
     private static func promptWithoutEcho(_ prompt: String) throws(CLIError) -> String {
-        FileHandle.standardError.write(Data(prompt.utf8))
         var original = termios()
         let canSilence = tcgetattr(STDIN_FILENO, &original) == 0
         if canSilence {
+            EchoRestorer.arm(original)
             var silent = original
             silent.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         }
+        // Prompt only once echo is off: what is typed after it is never shown.
+        FileHandle.standardError.write(Data(prompt.utf8))
         let line = readLine(strippingNewline: true)
         if canSilence {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            EchoRestorer.disarm()
             // The newline the person typed was not echoed.
             FileHandle.standardError.write(Data("\n".utf8))
         }
         guard let line, !line.isEmpty else { throw CLIError.usage("A password is needed to continue.") }
         return line
     }
+}
+
+/// Ctrl-C at the password prompt must not leave the terminal without echo.
+private enum EchoRestorer {
+    // Unsafe by necessity: a C signal handler cannot capture context. Written
+    // only before the handler is installed, then read only by the handler.
+    nonisolated(unsafe) static var saved = termios()
+
+    static func arm(_ original: termios) {
+        saved = original
+        signal(SIGINT) { _ in
+            // Both calls are async-signal-safe.
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &EchoRestorer.saved)
+            _exit(130)
+        }
+    }
+
+    static func disarm() { signal(SIGINT, SIG_DFL) }
 }
