@@ -89,6 +89,7 @@ let package = Package(
                 "SessionKit",
                 "SessionCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -104,6 +105,12 @@ let package = Package(
                 "SessionServer", "SessionCore", "SessionKitTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // Runs the built `sessionctl` and `auth-server` binaries as subprocesses.
+        .testTarget(
+            name: "SessionCtlTests",
+            dependencies: ["SessionCore", "SessionKit"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -9,7 +9,7 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Interface to bind (env AUTH_SERVER_HOST; default 127.0.0.1).")
     var host: String?
 
-    @Option(help: "Port to bind (env AUTH_SERVER_PORT; default 9999).")
+    @Option(help: "Port to bind (env AUTH_SERVER_PORT; default 8080).")
     var port: Int?
 
     @Option(help: "SQLite file path, :memory:, or postgres://… URL (env AUTH_SERVER_DATABASE; default ./data/auth.sqlite).")

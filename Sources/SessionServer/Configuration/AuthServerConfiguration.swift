@@ -59,7 +59,7 @@ public struct AuthServerConfiguration: Sendable {
     /// Creates a configuration; every argument defaults to DESIGN.md's value.
     public init(
         host: String = "127.0.0.1",
-        port: Int = 9999,
+        port: Int = 8080,
         database: DatabaseLocation = .sqlite(path: "./data/auth.sqlite"),
         accessTokenTTL: TimeInterval = SessionDefaults.accessTokenLifetime,
         refreshTokenTTL: TimeInterval = SessionDefaults.refreshTokenLifetime,

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A live `auth-server` on a free port with its own SQLite file.
+final class AuthServerProcess: Sendable {
+    let process: ChildProcess
+    let port: Int
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts the server and waits (at most 30 s) for its "listening on" line.
+    ///
+    /// - Parameters:
+    ///   - accessTokenTTL: short lifetimes make tokens expire in real time.
+    ///   - port: 0 picks a free one; a restart passes the previous one.
+    init(accessTokenTTL: Int, directory: String, port requestedPort: Int = 0) async throws {
+        let process = try ChildProcess(
+            executable: Binaries.authServer,
+            arguments: [
+                "serve", "--port", String(requestedPort), "--database", directory + "/auth.sqlite",
+                "--access-token-ttl", String(accessTokenTTL), "--leeway", "1",
+            ],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": directory], logDirectory: directory)
+        self.process = process
+        var port: Int?
+        for _ in 0..<600 where port == nil {
+            let log = process.stdout + process.stderr
+            if let range = log.range(of: "listening on 127.0.0.1:") {
+                port = Int(log[range.upperBound...].prefix { $0.isNumber })
+            } else {
+                // Another process is starting up: poll, there is no clock to advance.
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        guard let port else {
+            process.killAndReap()
+            throw HarnessError("auth-server did not start:\n\(process.stdout)\n\(process.stderr)")
+        }
+        self.port = port
+    }
+
+    /// Every refresh the server answered, whatever the outcome, from `/metrics`.
+    func refreshCount() async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: url + "/metrics")!)
+        let text = String(decoding: data, as: UTF8.self)
+        return text.split(separator: "\n")
+            .filter { $0.hasPrefix("auth_refreshes_total") }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+            .reduce(0) { $0 + Int($1) }
+    }
+
+    /// SIGTERM, then SIGKILL if it lingers; always reaped.
+    func stop() async {
+        process.send(SIGTERM)
+        do {
+            _ = try await process.wait(limit: .seconds(10))
+        } catch {
+            // `wait` already killed and reaped it; a slow shutdown is not what these tests check.
+        }
+    }
+}
