@@ -63,7 +63,7 @@ public struct AuthServer: Sendable {
         AuthMiddleware(verifier: verifier, sessions: store, clock: configuration.clock)
     }
 
-    /// All routes: `/auth/v1` (GoTrue), `/v1` (gateway), `/metrics`.
+    /// All routes: `/auth/v1` (GoTrue), `/v1` (gateway), `/metrics`, `/openapi.yaml`.
     public func buildRouter() -> Router<AuthRequestContext> {
         let router = Router(context: AuthRequestContext.self)
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
@@ -82,6 +82,11 @@ public struct AuthServer: Sendable {
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
+        }
+        router.get("openapi.yaml") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         }
         let goTrue = router.group("auth/v1").add(middleware: GoTrueErrorMiddleware(metrics: metrics))
         GoTrueRoutes(
