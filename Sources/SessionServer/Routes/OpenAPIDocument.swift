@@ -321,7 +321,9 @@ paths:
           description: This document.
           content:
             application/yaml:
-              schema: { type: string }
+              schema:
+                type: object
+                required: [openapi, info, paths]
 security:
   - bearer: []
 components:
