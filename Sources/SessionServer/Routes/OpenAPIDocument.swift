@@ -425,7 +425,7 @@ components:
     ProfileUpdate:
       type: object
       properties:
-        first_name: { type: string }
+        first_name: { type: string, minLength: 1, maxLength: 100, pattern: '\S', nullable: true }
         metadata:
           type: object
           additionalProperties: true
@@ -433,8 +433,8 @@ components:
       type: object
       required: [name, distance_m, started_at]
       properties:
-        name: { type: string }
-        distance_m: { type: number }
+        name: { type: string, minLength: 1, maxLength: 200, pattern: '\S' }
+        distance_m: { type: number, minimum: 0, maximum: 100000000, exclusiveMaximum: true }
         started_at: { type: string, format: date-time }
     Session:
       type: object
