@@ -101,6 +101,8 @@ public struct AuthServer: Sendable {
                 middleware: RateLimitMiddleware(
                     limiter: RateLimiter(limit: configuration.gatewayRequestsPerMinutePerUser, clock: configuration.clock)))
         GatewayRoutes(store: store, clock: configuration.clock).register(on: gateway)
+        // Last, so it wraps only the not-found responder.
+        router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))
         return router
     }
 
