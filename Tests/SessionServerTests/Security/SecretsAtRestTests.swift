@@ -44,6 +44,35 @@ struct SecretsAtRestTests {
         }
     }
 
+    /// Every row of every table, as text, on each database (PostgreSQL included).
+    @Test(arguments: TestDatabase.all)
+    func noTableRowHoldsATokenOrPassword(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
+        let (issued, rows) = try await test.run { client in
+            let issued = try await Self.fullFlow(client, clock: test.clock)
+            var rows: [String] = []
+            for table in ["users", "sessions", "refresh_tokens", "signing_keys", "activities"] {
+                let sql: SQLQueryString =
+                    database == .postgres
+                    ? "SELECT row_to_json(t)::text AS j FROM \(unsafeRaw: table) t"
+                    : "SELECT * FROM \(unsafeRaw: table)"
+                rows += try await test.server.store.withTransaction { db in
+                    try await db.raw(sql).all().map { row in
+                        row.allColumns.map { column in
+                            (try? row.decode(column: column, as: String.self)) ?? ""
+                        }.joined(separator: "|")
+                    }
+                }
+            }
+            return (issued, rows)
+        }
+        #expect(rows.count > 5)
+        #expect(rows.contains { $0.contains("secret@example.com") }, "the dump reads the rows")
+        for secret in issued.secrets {
+            #expect(!rows.contains { $0.contains(secret) }, "a secret (\(secret.prefix(4))…) is stored in plain text")
+        }
+    }
+
     @Test(arguments: TestDatabase.all)
     func serverLogsNeverHoldATokenOrItsPrefix(database: TestDatabase) async throws {
         let logs = CapturedLogs()
