@@ -58,10 +58,12 @@ token() {
 }
 
 checks="${SCHEMATHESIS_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance}"
+repo="$(pwd)"
 run() {
-  "$venv/bin/schemathesis" run openapi.yaml --url "$base" --checks "$checks" \
+  # From the temporary folder: schemathesis keeps state in ./.schemathesis.
+  (cd "$work" && "$repo/$venv/bin/schemathesis" run "$repo/openapi.yaml" --url "$base" --checks "$checks" \
     --max-examples "$examples" --seed "$seed" --workers 1 --no-color \
-    --suppress-health-check all --warnings off "$@"
+    --suppress-health-check all --warnings off --generation-database none "$@")
 }
 
 echo "schemathesis $version against $base, $examples examples per operation, seed $seed"
