@@ -93,6 +93,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A helper process for ProcessTests (kill -9, many processes on one store); not a product.
+        .executableTarget(
+            name: "store-probe",
+            dependencies: [
+                "SessionKit", "SessionCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StoreProbe",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SessionKitTests",
@@ -120,6 +131,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProcessTests",
+            dependencies: ["SessionKit", "SessionCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
     ]

@@ -74,7 +74,7 @@ public struct AuthServer: Sendable {
         AuthMiddleware(verifier: verifier, sessions: store, clock: configuration.clock)
     }
 
-    /// All routes: `/auth/v1` (GoTrue), `/v1` (gateway), `/metrics`.
+    /// All routes: `/auth/v1` (GoTrue), `/v1` (gateway), `/metrics`, `/openapi.yaml`.
     public func buildRouter() -> Router<AuthRequestContext> {
         let router = Router(context: AuthRequestContext.self)
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
@@ -94,6 +94,11 @@ public struct AuthServer: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
         }
+        router.get("openapi.yaml") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+        }
         let goTrue = router.group("auth/v1").add(middleware: GoTrueErrorMiddleware(metrics: metrics))
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
@@ -107,6 +112,8 @@ public struct AuthServer: Sendable {
                 middleware: RateLimitMiddleware(
                     limiter: RateLimiter(limit: configuration.gatewayRequestsPerMinutePerUser, clock: configuration.clock)))
         GatewayRoutes(store: store, clock: configuration.clock).register(on: gateway)
+        // Last, so it wraps only the not-found responder.
+        router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))
         return router
     }
 

@@ -110,6 +110,14 @@ struct GatewayTests {
             for secret in [first.accessToken, first.refreshToken, second.accessToken, second.refreshToken] {
                 #expect(!lines.contains { $0.contains(secret) || $0.contains(String(secret.prefix(12))) })
             }
+            // At most 6 characters of a token may be logged: no 7-character
+            // prefix of a refresh token or of an access token's signature (a
+            // JWT's own first characters are its shared header).
+            for token in [first, second] {
+                let refreshPrefix = String(token.refreshToken.prefix(7))
+                let signaturePrefix = String(token.accessToken.split(separator: ".")[2].prefix(7))
+                #expect(!lines.contains { $0.contains(refreshPrefix) || $0.contains(signaturePrefix) })
+            }
             await client.shutdown()
         }
     }

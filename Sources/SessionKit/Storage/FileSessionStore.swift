@@ -88,6 +88,7 @@ public final class FileSessionStore: SessionStore {
             do {
                 try beforeWrite?(attempt)
                 try writeOnce(data)
+                removeAbandonedTemporaryFiles()
                 return
             } catch {
                 lastError = error
@@ -112,22 +113,25 @@ public final class FileSessionStore: SessionStore {
 
     private func writeOnce(_ data: Data) throws(SessionStoreError) {
         try createDirectory()
-        let temporary = directory.appendingPathComponent(".session.json.\(UUID().uuidString).tmp").path
+        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix).path
         do throws(POSIXFailure) {
             let fd = try POSIX.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            // Held until after the rename: a temporary file nobody holds was
+            // abandoned by a writer that died (see removeAbandonedTemporaryFiles).
+            _ = flock(fd, LOCK_EX)
             do throws(POSIXFailure) {
                 // The umask may not widen a mode, but make 0600 explicit anyway.
                 _ = fchmod(fd, 0o600)
                 try POSIX.writeAll(fd, data)
                 try POSIX.fsync(fd, "session file")
+                if rename(temporary, fileURL.path) != 0 {
+                    throw POSIXFailure("rename: \(POSIX.lastError())")
+                }
             } catch {
                 POSIX.close(fd)
                 throw error
             }
             POSIX.close(fd)
-            if rename(temporary, fileURL.path) != 0 {
-                throw POSIXFailure("rename: \(POSIX.lastError())")
-            }
         } catch {
             _ = unlink(temporary)
             throw .writeFailed(error.detail)

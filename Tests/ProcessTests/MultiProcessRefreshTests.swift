@@ -1,0 +1,124 @@
+import Crypto
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionKit
+import Testing
+
+/// Eight (or more) processes share one `FileSessionStore` through many
+/// access token expiries: each expiry costs exactly one refresh on the
+/// server, and no process ever sees `refresh_token_already_used`.
+@Suite(.serialized)
+struct MultiProcessRefreshTests {
+    /// Short enough to go through many expiries, long enough that every
+    /// probe of one round starts before the refreshed token expires again.
+    static let accessTokenTTL = 4.0
+
+    @Test func processesSharingAStoreRefreshOncePerExpiry() async throws {
+        let folder = try Binaries.temporaryFolder("multi")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ChildProcess(
+            Binaries.authServer,
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--database", folder.appendingPathComponent("auth.sqlite").path,
+                "--access-token-ttl", String(Self.accessTokenTTL),
+            ],
+            outputPath: folder.appendingPathComponent("server.log").path)
+        defer { server.kill() }
+        try await server.waitForOutput("listening on 127.0.0.1:")
+        let baseURL = try #require(Self.listeningURL(in: server.output))
+        let storeDirectory = folder.appendingPathComponent("store")
+
+        let client = SessionClient(
+            configuration: SessionClientConfiguration(
+                backend: .goTrue(url: baseURL, apiKey: "anon"), store: FileSessionStore(directory: storeDirectory),
+                launchValidation: .skip, automaticRefresh: false))
+        let signUp = try await client.signUp(email: "shared@example.com", password: "correct-horse-9")
+        guard case .signedIn = signUp else { throw ChildProcessError(description: "sign-up did not sign in: \(signUp)") }
+        await client.shutdown()
+
+        let expiries = RunSize.expiries
+        let probes = max(8, RunSize.probes)
+        var adopted = 0
+        for expiry in 1...expiries {
+            let before = try #require(try await FileSessionStore(directory: storeDirectory).load())
+            let expiresAt = try #require(before.expiresAt)
+            // Real processes share no manual clock: wait (wall clock) until the token has expired.
+            while Date() < expiresAt.addingTimeInterval(0.05) { try await Task.sleep(for: .milliseconds(20)) }
+
+            let children = try (1...probes).map { index in
+                try ChildProcess(
+                    Binaries.storeProbe, ["token", storeDirectory.path, baseURL.absoluteString],
+                    outputPath: folder.appendingPathComponent("probe-\(index).log").path)
+            }
+            var results: [ProbeResult] = []
+            for child in children {
+                let code = try await child.waitForExit()
+                #expect(code == 0, "expiry \(expiry): probe exited \(code): \(child.output.suffix(500))")
+                results.append(try ProbeResult(child.output))
+            }
+            let after = try #require(try await FileSessionStore(directory: storeDirectory).load())
+            #expect(results.allSatisfy { $0.error == nil }, "expiry \(expiry): \(results.compactMap(\.error))")
+            #expect(results.allSatisfy { $0.expired == 0 }, "expiry \(expiry): a probe saw sessionExpired")
+            #expect(results.map(\.refreshes).reduce(0, +) == 1, "expiry \(expiry): \(results.map(\.refreshes)) refreshes")
+            #expect(Set(results.compactMap(\.fingerprint)) == [ProbeResult.fingerprint(after.accessToken)], "expiry \(expiry)")
+            #expect(after.refreshToken != before.refreshToken, "expiry \(expiry): the store was not refreshed")
+            adopted += results.map(\.adopted).reduce(0, +)
+
+            let counts = try await Self.refreshCounts(baseURL)
+            #expect(counts == ["rotated": expiry], "expiry \(expiry): server refresh outcomes \(counts)")
+        }
+        let log = server.output
+        #expect(!log.contains("refresh_token_already_used"))
+        #expect(!log.contains("reuse"))
+        print(
+            "multi-process: \(probes) processes x \(expiries) expiries, \(expiries) refreshes on the server "
+                + "(1 per expiry), \(adopted) adoptions of another process's refresh, 0 reuse errors")
+    }
+
+    static func listeningURL(in log: String) -> URL? {
+        guard let range = log.range(of: "listening on 127.0.0.1:") else { return nil }
+        let port = log[range.upperBound...].prefix { $0.isNumber }
+        return URL(string: "http://127.0.0.1:\(port)")
+    }
+
+    /// `auth_refreshes_total` by outcome, from `/metrics`.
+    static func refreshCounts(_ baseURL: URL) async throws -> [String: Int] {
+        let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("metrics"))
+        var counts: [String: Int] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n")
+        where line.hasPrefix("auth_refreshes_total{") || line.hasPrefix("auth_refresh_reuse_detected_total") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let value = Double(parts[1]), value > 0 else { continue }
+            let outcome = line.firstRange(of: "outcome=\"").map { line[$0.upperBound...].prefix { $0 != "\"" } }
+            counts[outcome.map(String.init) ?? String(parts[0]), default: 0] += Int(value)
+        }
+        return counts
+    }
+}
+
+/// The JSON line a `token` probe prints.
+struct ProbeResult {
+    var fingerprint: String?
+    var error: String?
+    var refreshes: Int
+    var adopted: Int
+    var expired: Int
+
+    init(_ output: String) throws {
+        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else { throw ChildProcessError(description: "no result line in:\n\(output.suffix(500))") }
+        fingerprint = object["fingerprint"] as? String
+        error = object["error"] as? String
+        refreshes = object["refreshes"] as? Int ?? -1
+        adopted = object["adopted"] as? Int ?? -1
+        expired = object["expired"] as? Int ?? -1
+    }
+
+    /// The same fingerprint `store-probe` computes.
+    static func fingerprint(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined().prefix(12).description
+    }
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs schemathesis (from PyPI) against a live auth-server on loopback, with
+# openapi.yaml as the contract: zero 5xx, and every response's status,
+# content type, headers and body must match the document.
+#
+#   scripts/schemathesis.sh                      # CI size (SCHEMATHESIS_EXAMPLES=25)
+#   SCHEMATHESIS_EXAMPLES=500 scripts/schemathesis.sh   # full size
+#
+# Needs the debug build (`swift build`), python3 and PyPI. Installs
+# schemathesis into .build/schemathesis-venv once. Exits non-zero on any
+# failure. Environment: SCHEMATHESIS_VERSION, SCHEMATHESIS_EXAMPLES,
+# SCHEMATHESIS_SEED, AUTH_SERVER (the binary).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version="${SCHEMATHESIS_VERSION:-4.32.5}"
+examples="${SCHEMATHESIS_EXAMPLES:-25}"
+seed="${SCHEMATHESIS_SEED:-20261122}"
+server_binary="${AUTH_SERVER:-.build/debug/auth-server}"
+venv=.build/schemathesis-venv
+
+if [[ ! -x "$server_binary" ]]; then
+  echo "No $server_binary: build first (swift build)." >&2
+  exit 2
+fi
+if [[ ! -x "$venv/bin/schemathesis" ]] || [[ "$("$venv/bin/schemathesis" --version)" != *"$version"* ]]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet "schemathesis==$version"
+fi
+
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  # SIGKILL: the server holds nothing worth a graceful stop (a temp SQLite file).
+  if [[ -n "$server_pid" ]]; then kill -9 "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$server_binary" serve --host 127.0.0.1 --port 0 --database "$work/auth.sqlite" --log-level info \
+  >"$work/server.log" 2>&1 &
+server_pid=$!
+port=""
+for _ in $(seq 1 300); do
+  port="$(grep -o 'listening on 127.0.0.1:[0-9]*' "$work/server.log" | head -1 | cut -d: -f2 || true)"
+  [[ -n "$port" ]] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+  sleep 0.1
+done
+[[ -n "$port" ]] || { echo "auth-server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+base="http://127.0.0.1:$port"
+
+# A signed-in user for the Bearer routes (one per phase: phase 2 ends sessions).
+token() {
+  curl -sf -X POST "$base/auth/v1/signup" -H 'Content-Type: application/json' \
+    -d "{\"email\":\"$1@example.com\",\"password\":\"correct-horse-battery\"}" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
+}
+
+checks="${SCHEMATHESIS_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance}"
+repo="$(pwd)"
+run() {
+  # From the temporary folder: schemathesis keeps state in ./.schemathesis.
+  (cd "$work" && "$repo/$venv/bin/schemathesis" run "$repo/openapi.yaml" --url "$base" --checks "$checks" \
+    --max-examples "$examples" --seed "$seed" --workers 1 --no-color \
+    --suppress-health-check all --warnings off --generation-database none "$@")
+}
+
+echo "schemathesis $version against $base, $examples examples per operation, seed $seed"
+status=0
+# Phase 1: everything that keeps the session alive.
+run -H "Authorization: Bearer $(token phase1)" \
+  --exclude-operation-id logout --exclude-operation-id deleteMe --exclude-operation-id revokeSession || status=$?
+# Phase 2: the operations that end sessions or the account, with a fresh user.
+run -H "Authorization: Bearer $(token phase2)" \
+  --include-operation-id logout --include-operation-id deleteMe --include-operation-id revokeSession || status=$?
+
+if grep -qiE 'fatal|crash' "$work/server.log"; then
+  echo "auth-server logged a crash:" >&2
+  cat "$work/server.log" >&2
+  status=1
+fi
+exit "$status"
