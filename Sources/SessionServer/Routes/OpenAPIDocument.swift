@@ -109,6 +109,67 @@ paths:
         "404": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+  /auth/v1/authorize:
+    get:
+      tags: [goTrue]
+      operationId: authorize
+      security: []
+      description: |
+        Starts an OAuth sign-in: checks the provider, the redirect allow-list
+        and the PKCE challenge, records the flow, and redirects the browser to
+        the provider with a single-use `state`. With `skip_http_redirect=true`
+        it answers the provider URL as JSON instead.
+      parameters:
+        - { name: provider, in: query, required: true, schema: { type: string } }
+        - { name: redirect_to, in: query, required: true, schema: { type: string } }
+        - { name: code_challenge, in: query, required: true, schema: { type: string } }
+        - name: code_challenge_method
+          in: query
+          required: true
+          schema: { type: string, enum: [s256, S256] }
+        - { name: scopes, in: query, required: false, schema: { type: string } }
+        - name: skip_http_redirect
+          in: query
+          required: false
+          schema: { type: string, enum: ["true", "false"] }
+      responses:
+        "200":
+          description: The provider URL (with `skip_http_redirect=true`).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [url]
+                properties:
+                  url: { type: string }
+        "302":
+          description: Redirect to the provider's consent page.
+          headers:
+            Location: { schema: { type: string } }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+  /auth/v1/callback:
+    get:
+      tags: [goTrue]
+      operationId: callback
+      security: []
+      description: |
+        The provider's redirect back. A known flow always ends with a redirect
+        to the app's `redirect_to`: a one-time `code` on success, or `error`
+        and `error_description` (denied consent, provider failure, replayed or
+        expired state). Only a state this server never issued is a 400, since
+        there is then no trusted place to redirect to.
+      parameters:
+        - { name: state, in: query, required: false, schema: { type: string } }
+        - { name: code, in: query, required: false, schema: { type: string } }
+        - { name: error, in: query, required: false, schema: { type: string } }
+        - { name: error_description, in: query, required: false, schema: { type: string } }
+      responses:
+        "302":
+          description: Redirect to the app with `code`, or with `error` and `error_description`.
+          headers:
+            Location: { schema: { type: string } }
+        "400": { $ref: "#/components/responses/GoTrueError" }
   /auth/v1/user:
     get:
       tags: [goTrue]
