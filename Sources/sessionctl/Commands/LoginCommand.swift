@@ -3,15 +3,30 @@ import Foundation
 import SessionCore
 import SessionKit
 
-/// `sessionctl login`: signs in with email and password and saves the session.
+/// `sessionctl login`: signs in with email and password, or with an OAuth
+/// provider through the browser, and saves the session.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "login", abstract: "Sign in with email and password.")
+        commandName: "login",
+        abstract: "Sign in with email and password, or with --provider through the browser.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var credentials: CredentialOptions
 
+    @Option(help: ArgumentHelp("Sign in with this OAuth provider (for example strava) in the browser.", valueName: "name"))
+    var provider: String?
+
+    @Option(help: "Loopback port for the browser's redirect (0 picks a free one).")
+    var redirectPort = 0
+
+    @Option(help: "Seconds to wait for the browser.")
+    var timeout = 300
+
     func run() async throws {
+        if let provider {
+            try await signInWithProvider(provider)
+            return
+        }
         try await global.execute { context in
             let (email, password) = try CredentialPrompt(options: credentials).read()
             let session = try await context.withClient(signedIn: false) { client in
@@ -20,6 +35,29 @@ struct LoginCommand: AsyncParsableCommand {
             context.rememberServer()
             context.output.emit(
                 "Signed in as \(session.user?.email ?? email) on \(context.server.absoluteString) (profile \(context.profile)).",
+                json: SignedInSummary.json(session, context: context))
+        }
+    }
+
+    /// Prints the provider's URL, waits for the redirect on a loopback port,
+    /// and ends signed in — or with a typed error, never a half state.
+    private func signInWithProvider(_ provider: String) async throws {
+        try await global.execute { context in
+            let listener = try LoopbackRedirectListener(port: redirectPort)
+            defer { listener.close() }
+            let session = try await context.withClient(signedIn: false) { client in
+                let url = try await client.signInWithOAuth(provider: provider, redirectTo: listener.redirectURL)
+                context.output.emit(
+                    "Open this URL in your browser to sign in with \(provider):\n\(url.absoluteString)\n"
+                        + "Waiting for the browser on \(listener.redirectURL.absoluteString) …",
+                    json: ["url": .string(url.absoluteString), "redirect_to": .string(listener.redirectURL.absoluteString)])
+                let callback = try await listener.waitForCallback(timeout: TimeInterval(timeout))
+                return try await context.spin("Signing in") { try await client.handleOAuthCallback(callback) }
+            }
+            context.rememberServer()
+            context.output.emit(
+                "Signed in with \(provider) as \(session.user?.email ?? session.user?.id ?? "a new user") on "
+                    + "\(context.server.absoluteString) (profile \(context.profile)).",
                 json: SignedInSummary.json(session, context: context))
         }
     }

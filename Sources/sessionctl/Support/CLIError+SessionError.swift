@@ -18,6 +18,11 @@ extension CLIError {
             self = .refused(code: "INVALID_CREDENTIALS", message: error.message)
         case .invalidRequest, .conflict, .forbidden:
             self = .refused(code: code ?? "REFUSED", message: error.message)
+        case .oauthDenied:
+            self = .refused(code: "OAUTH_DENIED", message: error.message)
+        case .oauthFailed, .oauthCallbackInvalid, .oauthFlowUnknown, .oauthFlowExpired, .oauthVerifierMismatch:
+            // The browser leg ended without a session: refused, nothing saved; try again.
+            self = .refused(code: code ?? "OAUTH_FAILED", message: error.message)
         case .storeCorrupted:
             self = .refused(code: "STORE_CORRUPTED", message: error.message)
         case .rateLimited:
