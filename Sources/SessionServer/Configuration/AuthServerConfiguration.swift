@@ -42,6 +42,12 @@ public struct AuthServerConfiguration: Sendable {
     public var pruneInterval: TimeInterval
     /// The source of time for every expiry decision.
     public var clock: any SessionClock
+    /// Verified access tokens remembered (by SHA-256, until `exp`); 0 verifies every request.
+    public var verifiedTokenCacheCapacity: Int
+    /// Seconds a "session is live" answer is reused: the bound on how late a
+    /// revocation made outside this process (another replica) takes effect.
+    /// Revocations through this server apply at once; 0 reads every time.
+    public var sessionCheckCacheTTL: TimeInterval
 
     /// Creates a configuration; every argument defaults to DESIGN.md's value.
     public init(
@@ -62,7 +68,9 @@ public struct AuthServerConfiguration: Sendable {
         gatewayRequestsPerMinutePerUser: Int = 600,
         trustForwardedFor: Bool = false,
         pruneInterval: TimeInterval = 3600,
-        clock: any SessionClock = SystemClock()
+        clock: any SessionClock = SystemClock(),
+        verifiedTokenCacheCapacity: Int = 10_000,
+        sessionCheckCacheTTL: TimeInterval = 1
     ) {
         self.host = host
         self.port = port
@@ -82,6 +90,8 @@ public struct AuthServerConfiguration: Sendable {
         self.trustForwardedFor = trustForwardedFor
         self.pruneInterval = pruneInterval
         self.clock = clock
+        self.verifiedTokenCacheCapacity = verifiedTokenCacheCapacity
+        self.sessionCheckCacheTTL = sessionCheckCacheTTL
     }
 }
 
