@@ -14,9 +14,9 @@ import NIOCore
 ///   key is current (a retired key stops verifying at once, a cheap lookup with
 ///   no crypto), and revocation is the session check's job (``SessionCheckCache``),
 ///   which runs on every request, cached or not.
-/// - Bounded: at capacity, expired entries are swept, then the oldest
-///   insertions go first (FIFO), so memory stays at `capacity` entries however
-///   many distinct tokens arrive.
+/// - Bounded: at capacity the oldest insertions go first (FIFO), so memory
+///   stays at `capacity` entries however many distinct tokens arrive; expired
+///   entries leave when looked up or when their turn comes.
 public actor VerifiedTokenCache {
     struct Entry: Sendable {
         let token: VerifiedAccessToken
@@ -55,18 +55,20 @@ public actor VerifiedTokenCache {
     public func insert(_ token: VerifiedAccessToken, for key: SHA256Digest, validUntil: Date, now: Date) {
         guard capacity > 0, now <= validUntil else { return }
         if entries[key] == nil {
-            if entries.count >= capacity { evict(now: now) }
+            if entries.count >= capacity { evict() }
             insertionOrder.append(key)
         }
         entries[key] = Entry(token: token, validUntil: validUntil)
     }
 
-    private func evict(now: Date) {
-        entries = entries.filter { now <= $0.value.validUntil }
+    /// Drops the oldest insertions until there is room: O(1) per insert.
+    /// (Sweeping every expired entry here would cost O(capacity) on each
+    /// insert once full, exactly when distinct tokens arrive fastest.)
+    private func evict() {
         while entries.count >= capacity, let oldest = insertionOrder.popFirst() {
             entries[oldest] = nil
         }
-        // Keys of swept entries may linger in the order; keep it proportional.
+        // Keys of entries dropped on expiry linger in the order; keep it proportional.
         if insertionOrder.count > 2 * capacity {
             insertionOrder = CircularBuffer(insertionOrder.filter { entries[$0] != nil })
         }
