@@ -45,7 +45,7 @@ enum ClientOverhead {
                 _ = try await viaHand()
             }
             // Alternate which goes first, so drift and warm caches favour neither.
-            let samples = quick ? 1_000 : 5_000
+            let samples = quick ? 1_000 : 3_000
             var sdk: [Double] = []
             var hand: [Double] = []
             for index in 0..<samples {

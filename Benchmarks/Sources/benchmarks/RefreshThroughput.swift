@@ -11,7 +11,7 @@ enum RefreshThroughput {
     static let clients = 64
 
     static func run(report: Report, quick: Bool, postgresURL: String?) async throws {
-        let seconds: Double = quick ? 2 : 8
+        let seconds: Double = quick ? 2 : 5
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-refresh-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { _ = try? FileManager.default.removeItem(at: directory) }

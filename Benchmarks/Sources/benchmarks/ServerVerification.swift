@@ -22,7 +22,7 @@ enum ServerVerification {
             await report.add("3", "server verification", "not run: wrk is not installed (Benchmarks/run installs it)")
             return
         }
-        let seconds = quick ? 3 : 10
+        let seconds = quick ? 3 : 6
         var configuration = Bench.serverConfiguration(clock: SystemClock())
         // A cache smaller than the distinct-token set, so that run never hits it.
         configuration.verifiedTokenCacheCapacity = quick ? 256 : 1_000
