@@ -104,6 +104,24 @@ let package = Package(
             path: "Tests/StoreProbe",
             swiftSettings: swiftSettings
         ),
+        // Benchmarks (issue 7): not tests; run with `Benchmarks/run`.
+        .executableTarget(
+            name: "benchmarks",
+            dependencies: [
+                "SessionKit", "SessionKitTesting", "SessionServer", "SessionCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Benchmarks/Sources/benchmarks",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SessionKitTests",

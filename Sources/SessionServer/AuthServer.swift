@@ -23,6 +23,8 @@ public struct AuthServer: Sendable {
     public let metrics: ServerMetrics
     /// Verifies access tokens with this server's keys and settings.
     public let verifier: AccessTokenVerifier
+    /// Access tokens already verified, shared by every request.
+    public let tokenCache: VerifiedTokenCache
     let sessions: SessionService
     let oauth: OAuthService
     let logger: Logger
@@ -31,7 +33,8 @@ public struct AuthServer: Sendable {
     /// the keys loaded when the application starts (``prepare()``).
     public init(configuration: AuthServerConfiguration, logger: Logger? = nil) async throws {
         let logger = logger ?? Logger(label: "auth-server")
-        let store = try await AuthStore.open(configuration.database, logger: logger)
+        let store = try await AuthStore.open(
+            configuration.database, logger: logger, sessionCheckTTL: configuration.sessionCheckCacheTTL)
         let keyRing = KeyRing(store: store, clock: configuration.clock)
         let metrics = ServerMetrics()
         let hasher = PasswordHasher(cost: configuration.bcryptCost)
@@ -40,6 +43,7 @@ public struct AuthServer: Sendable {
         self.keyRing = keyRing
         self.metrics = metrics
         self.logger = logger
+        self.tokenCache = VerifiedTokenCache(capacity: configuration.verifiedTokenCacheCapacity)
         self.verifier = AccessTokenVerifier(
             keys: keyRing, issuer: configuration.issuer, audience: configuration.audience, leeway: configuration.leeway)
         self.sessions = SessionService(
@@ -71,7 +75,7 @@ public struct AuthServer: Sendable {
 
     /// The middleware that applies the 401 contract with this server's keys and sessions.
     public var authMiddleware: AuthMiddleware<AuthRequestContext> {
-        AuthMiddleware(verifier: verifier, sessions: store, clock: configuration.clock)
+        AuthMiddleware(verifier: verifier, sessions: store, clock: configuration.clock, cache: tokenCache)
     }
 
     /// All routes: `/auth/v1` (GoTrue), `/v1` (gateway), `/metrics`, `/openapi.yaml`.

@@ -55,6 +55,12 @@ public struct AuthServerConfiguration: Sendable {
     public var oauthCodeLifetime: TimeInterval
     /// Calls the providers' token and user-info endpoints.
     public var oauthHTTPClient: any OAuthHTTPClient
+    /// Verified access tokens remembered (by SHA-256, until `exp`); 0 verifies every request.
+    public var verifiedTokenCacheCapacity: Int
+    /// Seconds a "session is live" answer is reused: the bound on how late a
+    /// revocation made outside this process (another replica) takes effect.
+    /// Revocations through this server apply at once; 0 reads every time.
+    public var sessionCheckCacheTTL: TimeInterval
 
     /// Creates a configuration; every argument defaults to DESIGN.md's value.
     public init(
@@ -81,7 +87,9 @@ public struct AuthServerConfiguration: Sendable {
         externalURL: URL? = nil,
         oauthStateLifetime: TimeInterval = 600,
         oauthCodeLifetime: TimeInterval = 300,
-        oauthHTTPClient: any OAuthHTTPClient = URLSessionOAuthHTTPClient()
+        oauthHTTPClient: any OAuthHTTPClient = URLSessionOAuthHTTPClient(),
+        verifiedTokenCacheCapacity: Int = 10_000,
+        sessionCheckCacheTTL: TimeInterval = 1
     ) {
         self.host = host
         self.port = port
@@ -107,6 +115,8 @@ public struct AuthServerConfiguration: Sendable {
         self.oauthStateLifetime = oauthStateLifetime
         self.oauthCodeLifetime = oauthCodeLifetime
         self.oauthHTTPClient = oauthHTTPClient
+        self.verifiedTokenCacheCapacity = verifiedTokenCacheCapacity
+        self.sessionCheckCacheTTL = sessionCheckCacheTTL
     }
 
     /// The provider called `name`, if enabled.

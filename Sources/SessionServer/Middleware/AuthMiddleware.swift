@@ -16,15 +16,21 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
     let verifier: AccessTokenVerifier
     let sessions: (any SessionValidator)?
     let clock: any SessionClock
+    let cache: VerifiedTokenCache?
 
     /// - Parameters:
     ///   - verifier: checks signatures and claims (local keys or a remote JWKS).
     ///   - sessions: checks the token's session is still live; `nil` trusts the token alone.
     ///   - clock: the time expiry is judged against.
-    public init(verifier: AccessTokenVerifier, sessions: (any SessionValidator)?, clock: any SessionClock = SystemClock()) {
+    ///   - cache: remembers verified tokens until `exp + leeway`; `nil` verifies every time.
+    public init(
+        verifier: AccessTokenVerifier, sessions: (any SessionValidator)?, clock: any SessionClock = SystemClock(),
+        cache: VerifiedTokenCache? = nil
+    ) {
         self.verifier = verifier
         self.sessions = sessions
         self.clock = clock
+        self.cache = cache
     }
 
     public func handle(
@@ -32,7 +38,7 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
     ) async throws -> Response {
         let token = try Self.bearerToken(in: request.headers)
         let now = clock.now
-        let verified = try await verifier.verify(token, now: now)
+        let verified = try await verify(token, now: now)
         if let sessions {
             guard let sessionID = verified.sessionID else {
                 throw AuthError.authRequired("token has no session_id", credentialsSent: true)
@@ -49,6 +55,31 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
         var context = context
         context.identity = AuthenticatedIdentity(userID: verified.userID, sessionID: verified.sessionID, token: verified)
         return try await next(request, context)
+    }
+
+    /// Verifies `token`, or takes it from the cache when it was verified before and is not yet expired.
+    func verify(_ token: String, now: Date) async throws -> VerifiedAccessToken {
+        guard let cache else { return try await verifier.verify(token, now: now) }
+        let key = VerifiedTokenCache.key(for: token)
+        // A hit skips ES256, not the key check: a retired key stops verifying at once, cached or not.
+        if let cached = await cache.token(for: key, now: now), let kid = cached.keyID, await isKnown(kid: kid) {
+            return cached
+        }
+        let verified = try await verifier.verify(token, now: now)
+        if let exp = verified.claims.exp {
+            await cache.insert(verified, for: key, validUntil: exp.addingTimeInterval(verifier.leeway), now: now)
+        }
+        return verified
+    }
+
+    /// Whether `kid` still verifies; a failure to read keys falls through to a
+    /// full verification, which reports it.
+    private func isKnown(kid: String) async -> Bool {
+        do {
+            return try await verifier.keys.verificationKey(kid: kid) != nil
+        } catch {
+            return false
+        }
     }
 
     /// The token of an `Authorization: Bearer …` header.

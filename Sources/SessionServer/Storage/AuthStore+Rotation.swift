@@ -95,7 +95,10 @@ extension AuthStore {
         }
         switch step {
         case .grant(let grant): return grant
-        case .reject(let error): throw error
+        case .reject(let error):
+            // Reuse revoked the family: stop trusting remembered "live" answers now.
+            if error == .refreshTokenAlreadyUsed { await sessionChecks.forgetAll() }
+            throw error
         }
     }
 

@@ -94,7 +94,7 @@ extension AuthStore {
     /// - Returns: `false` when the user has no such active session.
     @discardableResult
     public func revokeSession(id: String, userID: String, reason: String, now: Date) async throws -> Bool {
-        try await driver.transaction { db in
+        let revoked = try await driver.transaction { db in
             let rows = try await db.raw(
                 """
                 SELECT id FROM sessions WHERE id = \(bind: id) AND user_id = \(bind: userID) AND revoked_at IS NULL
@@ -109,6 +109,9 @@ extension AuthStore {
             ).run()
             return true
         }
+        // After the commit, so no check can re-learn the old answer.
+        if revoked { await sessionChecks.forgetAll() }
+        return revoked
     }
 
     /// Ends every session of `userID`, except `keeping` when given.
@@ -121,6 +124,7 @@ extension AuthStore {
                 """
             ).run()
         }
+        await sessionChecks.forgetAll()
     }
 
     /// Every refresh token row of a session (tests use this to check only hashes are stored).

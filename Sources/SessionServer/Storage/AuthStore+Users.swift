@@ -90,6 +90,7 @@ extension AuthStore {
             try await db.raw("DELETE FROM oauth_flows WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: id)").run()
         }
+        await sessionChecks.forgetAll()
     }
 }
 

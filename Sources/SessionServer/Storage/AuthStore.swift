@@ -11,22 +11,32 @@ import SessionCore
 public final class AuthStore: Sendable {
     let driver: any DatabaseDriver
     let schema: String?
+    /// Recent "session is live" answers; every revocation here clears them.
+    public let sessionChecks: SessionCheckCache
 
-    init(driver: any DatabaseDriver, schema: String?) {
+    init(driver: any DatabaseDriver, schema: String?, sessionCheckTTL: TimeInterval) {
         self.driver = driver
         self.schema = schema
+        self.sessionChecks = SessionCheckCache(ttl: sessionCheckTTL)
     }
 
     /// Opens the store at `location`; nothing is read until the driver runs.
-    public static func open(_ location: DatabaseLocation, logger: Logger) async throws -> AuthStore {
+    ///
+    /// - Parameter sessionCheckTTL: seconds a "session is live" answer is
+    ///   reused (``SessionCheckCache``); 0, the default, reads it every time.
+    public static func open(
+        _ location: DatabaseLocation, logger: Logger, sessionCheckTTL: TimeInterval = 0
+    ) async throws -> AuthStore {
         switch location {
         case .sqlite(let path):
-            return AuthStore(driver: try SQLiteDriver(path: path, logger: logger), schema: nil)
+            return AuthStore(
+                driver: try SQLiteDriver(path: path, logger: logger), schema: nil, sessionCheckTTL: sessionCheckTTL)
         case .sqliteInMemory:
-            return AuthStore(driver: try SQLiteDriver(path: nil, logger: logger), schema: nil)
+            return AuthStore(
+                driver: try SQLiteDriver(path: nil, logger: logger), schema: nil, sessionCheckTTL: sessionCheckTTL)
         case .postgres(let url):
             let driver = try PostgresDriver(url: url, logger: logger)
-            return AuthStore(driver: driver, schema: driver.schema)
+            return AuthStore(driver: driver, schema: driver.schema, sessionCheckTTL: sessionCheckTTL)
         }
     }
 

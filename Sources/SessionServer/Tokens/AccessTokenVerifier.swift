@@ -74,7 +74,8 @@ public struct AccessTokenVerifier: Sendable {
         }
         try checkClaims(claims, now: now)
         guard let sub = claims.sub, !sub.isEmpty else { throw reject("token has no sub") }
-        return VerifiedAccessToken(userID: sub, sessionID: claims.sessionId, email: claims.email, claims: claims)
+        return VerifiedAccessToken(
+            userID: sub, sessionID: claims.sessionId, email: claims.email, claims: claims, keyID: kid)
     }
 
     private func checkClaims(_ claims: JWTClaims, now: Date) throws {

@@ -11,4 +11,6 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     public let email: String?
     /// All claims as read.
     public let claims: JWTClaims
+    /// `kid` of the key that signed it.
+    public var keyID: String? = nil
 }

@@ -1,0 +1,141 @@
+import Crypto
+import Foundation
+import SQLKit
+import SessionCore
+import SessionServer
+
+/// Item 4: refresh-token rotations per second at 64 concurrent clients,
+/// through `AuthStore.rotate` (what `/token?grant_type=refresh_token` runs),
+/// beside a hand-written SQLKit transaction with the same reads and writes.
+enum RefreshThroughput {
+    static let clients = 64
+
+    static func run(report: Report, quick: Bool, postgresURL: String?) async throws {
+        let seconds: Double = quick ? 2 : 5
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-refresh-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { _ = try? FileManager.default.removeItem(at: directory) }
+        var locations: [(String, DatabaseLocation)] = [("SQLite", .sqlite(path: directory.appendingPathComponent("auth.sqlite").path))]
+        if let postgresURL {
+            let schema = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
+            let separator = postgresURL.contains("?") ? "&" : "?"
+            locations.append(("PostgreSQL", .postgres(url: postgresURL + separator + "schema=" + schema)))
+        } else {
+            await report.add("4", "PostgreSQL", "not run: SESSIONKIT_TEST_POSTGRES_URL is not set")
+        }
+        for (name, location) in locations {
+            let server = try await Bench.makeServer(Bench.serverConfiguration(clock: SystemClock(), database: location))
+            try await server.withDatabase {
+                try await server.prepare()
+                try await measure(name: name, server: server, seconds: seconds, report: report)
+            }
+        }
+    }
+
+    static func measure(name: String, server: AuthServer, seconds: Double, report: Report) async throws {
+        let store = server.store
+        let now = Date()
+        let user = try await store.createUser(
+            email: "rotate-\(UUID().uuidString.prefix(8))@example.com", passwordHash: "unused", metadata: [:], now: now)
+        let policy = RotationPolicy(refreshTokenTTL: server.configuration.refreshTokenTTL, grace: server.configuration.refreshGrace)
+        func startSessions() async throws -> [String] {
+            var tokens: [String] = []
+            for _ in 0..<clients {
+                let (_, token) = try await store.createSession(
+                    userID: user.id, userAgent: "bench", ip: "127.0.0.1", now: now,
+                    refreshTokenTTL: server.configuration.refreshTokenTTL,
+                    absoluteTTL: server.configuration.sessionAbsoluteTTL)
+                tokens.append(token)
+            }
+            return tokens
+        }
+
+        // Alternate library and raw twice each, so drift favours neither.
+        var library: [Double] = []
+        var raw: [Double] = []
+        var latencies: [Double] = []
+        for _ in 0..<2 {
+            let libraryTokens = try await startSessions()
+            let (libraryRate, libraryLatencies) = try await load(seconds: seconds, start: libraryTokens) { token in
+                try await store.rotate(refreshToken: token, now: Date(), policy: policy).refreshToken
+            }
+            library.append(libraryRate)
+            latencies += libraryLatencies
+            let rawTokens = try await startSessions().map(hexSHA256)
+            let flavor = store.flavor
+            let (rawRate, _) = try await load(seconds: seconds, start: rawTokens) { hash in
+                try await rawRotation(store: store, presentedHash: hash, userID: user.id, flavor: flavor)
+            }
+            raw.append(rawRate)
+        }
+        let libraryRate = library.reduce(0, +) / Double(library.count)
+        let rawRate = raw.reduce(0, +) / Double(raw.count)
+        await report.add("4", "\(name): rotations/s, \(clients) concurrent (raw transaction: \(Format.rate(rawRate)))", Format.rate(libraryRate))
+        await report.add(
+            "4", "\(name): rotation latency p50 / p99",
+            "\(Format.millis(Stats.percentile(latencies, 0.5))) / \(Format.millis(Stats.percentile(latencies, 0.99)))")
+        await report.add("4", "\(name): rotations ÷ raw SQLKit transaction", Format.ratio(libraryRate / rawRate), goal: "≥ 0.5", met: libraryRate / rawRate >= 0.5)
+    }
+
+    /// Runs one chain per client for `seconds`; each step feeds the next. Returns steps/s and each step's latency.
+    static func load(
+        seconds: Double, start: [String], step: @escaping @Sendable (String) async throws -> String
+    ) async throws -> (Double, [Double]) {
+        let began = ContinuousClock.now
+        let deadline = began.advanced(by: .milliseconds(Int(seconds * 1000)))
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for first in start {
+                group.addTask {
+                    var token = first
+                    var mine: [Double] = []
+                    while ContinuousClock.now < deadline {
+                        let t0 = ContinuousClock.now
+                        token = try await step(token)
+                        mine.append((ContinuousClock.now - t0).seconds)
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: [Double]()) { $0 += $1 }
+        }
+        return (Double(latencies.count) / (ContinuousClock.now - began).seconds, latencies)
+    }
+
+    static func hexSHA256(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The rotation's reads and writes by hand, without its checks and crypto.
+    static func rawRotation(store: AuthStore, presentedHash: String, userID: String, flavor: SQLFlavor) async throws -> String {
+        let successorHash = hexSHA256(UUID().uuidString)
+        let sealed = String(repeating: "s", count: 120)
+        let forUpdate = flavor == .postgres ? " FOR UPDATE" : ""
+        try await store.withTransaction { db in
+            guard
+                let sessionID = try await db.raw(
+                    "SELECT session_id FROM refresh_tokens WHERE token_hash = \(bind: presentedHash)"
+                ).first()?.decode(column: "session_id", as: String.self)
+            else { throw BenchError("raw rotation lost its token") }
+            _ = try await db.raw("SELECT * FROM sessions WHERE id = \(bind: sessionID)\(unsafeRaw: forUpdate)").first()
+            _ = try await db.raw("SELECT * FROM refresh_tokens WHERE token_hash = \(bind: presentedHash)").first()
+            _ = try await db.raw("SELECT * FROM users WHERE id = \(bind: userID)").first()
+            let now = Date().timeIntervalSince1970
+            try await db.raw(
+                """
+                INSERT INTO refresh_tokens (token_hash, session_id, parent_hash, created_at, expires_at)
+                VALUES (\(bind: successorHash), \(bind: sessionID), \(bind: presentedHash), \(bind: now), \(bind: now + 3600))
+                """
+            ).run()
+            try await db.raw(
+                """
+                UPDATE refresh_tokens SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash),
+                sealed_successor = \(bind: sealed) WHERE token_hash = \(bind: presentedHash)
+                """
+            ).run()
+            try await db.raw(
+                "UPDATE sessions SET refreshed_at = \(bind: now), active_token_hash = \(bind: successorHash) WHERE id = \(bind: sessionID)"
+            ).run()
+        }
+        return successorHash
+    }
+}

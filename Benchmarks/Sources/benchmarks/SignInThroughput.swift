@@ -1,0 +1,85 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HummingbirdBcrypt
+import SessionCore
+import SessionKit
+import SessionServer
+
+/// Item 5: password sign-ins per second against bcrypt verifications per
+/// second at the same cost, in the same run: only bcrypt should cost.
+enum SignInThroughput {
+    static func run(report: Report, quick: Bool) async throws {
+        let cost: UInt8 = 10
+        let count = quick ? 16 : 96
+        let password = "correct-horse-battery"
+        let server = try await Bench.makeServer(Bench.serverConfiguration(clock: SystemClock(), bcryptCost: cost))
+        try await server.withRunningServer { baseURL in
+            let transport = URLSessionTransport(session: Bench.makeURLSession())
+            _ = try await Bench.signUp(baseURL, email: "bcrypt@example.com", password: password, transport: transport)
+            let hash = Bcrypt.hash(password, cost: cost)
+            var components = URLComponents(url: baseURL.appendingPathComponent("auth/v1/token"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [URLQueryItem(name: "grant_type", value: "password")]
+            let request = Bench.request(
+                "POST", components.url!, json: #"{"email":"bcrypt@example.com","password":"\#(password)"}"#)
+
+            func bcryptRate() async -> Double {
+                let seconds = await Stopwatch.seconds {
+                    await withCheckedContinuation { continuation in
+                        DispatchQueue.global().async {
+                            DispatchQueue.concurrentPerform(iterations: count) { _ in
+                                precondition(Bcrypt.verify(password, hash: hash))
+                            }
+                            continuation.resume()
+                        }
+                    }
+                }
+                return Double(count) / seconds
+            }
+            /// bcrypt dispatched the way the server's PasswordHasher does it: one async block per call on the global queue.
+            func globalQueueRate() async -> Double {
+                let seconds = await Stopwatch.seconds {
+                    await withTaskGroup(of: Void.self) { group in
+                        for _ in 0..<count {
+                            group.addTask {
+                                await withCheckedContinuation { continuation in
+                                    DispatchQueue.global(qos: .userInitiated).async {
+                                        precondition(Bcrypt.verify(password, hash: hash))
+                                        continuation.resume()
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                return Double(count) / seconds
+            }
+            func signInRate() async throws -> Double {
+                let seconds = try await Stopwatch.seconds {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for _ in 0..<count {
+                            group.addTask {
+                                let (_, response) = try await transport.send(request)
+                                guard response.statusCode == 200 else { throw BenchError("sign-in answered \(response.statusCode)") }
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                }
+                return Double(count) / seconds
+            }
+            _ = try await signInRate()
+            let before = await bcryptRate()
+            let signIns = try await signInRate()
+            let after = await bcryptRate()
+            let bcrypt = (before + after) / 2
+            let globalQueue = await globalQueueRate()
+            await report.add("5", "bcrypt verifies/s dispatched like the server (global queue, \(count) at once), ÷ bcrypt", Format.ratio(globalQueue / bcrypt))
+            await report.add("5", "sign-ins/s, \(count) concurrent, bcrypt cost \(cost)", Format.rate(signIns))
+            await report.add("5", "bcrypt verifies/s, cost \(cost), all cores", Format.rate(bcrypt))
+            await report.add("5", "sign-ins ÷ bcrypt", Format.ratio(signIns / bcrypt), goal: "≥ 0.9", met: signIns / bcrypt >= 0.9)
+        }
+    }
+}
