@@ -42,7 +42,7 @@ public actor SessionClient {
     var isOffline = false
     var isShutDown = false
     var timer: Task<Void, Never>?
-    var writeRetry: Task<Void, Never>?
+    var writeRetryTask: Task<Void, Never>?
     var validation: Task<Void, Never>?
 
     /// One refresh in flight, keyed by the refresh token it uses.

@@ -136,7 +136,7 @@ extension SessionClient {
         }
         lastStoredRefreshToken = record.refreshToken
         pendingWrite = nil
-        writeRetry?.cancel()
+        writeRetryTask?.cancel()
         pkceVerifier = nil
         isOffline = false
         current = session
@@ -165,7 +165,7 @@ extension SessionClient {
         isOffline = false
         timer?.cancel()
         timer = nil
-        writeRetry?.cancel()
+        writeRetryTask?.cancel()
         switch reason {
         case .expired:
             broadcaster.set(.expired(reason: SessionError.sessionExpiredMessage))

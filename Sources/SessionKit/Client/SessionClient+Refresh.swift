@@ -215,7 +215,7 @@ extension SessionClient {
         let adopted = record.session
         lastStoredRefreshToken = record.refreshToken
         pendingWrite = nil
-        writeRetry?.cancel()
+        writeRetryTask?.cancel()
         install(adopted)
         logger.info("Adopted the session another process refreshed", metadata: ["refresh_token": "\(TokenRedaction.prefix(adopted.refreshToken))"])
         broadcaster.publish(.adoptedStoredSession(adopted))

@@ -33,7 +33,7 @@ extension SessionClient {
         timer?.cancel()
         timer = nil
         validation?.cancel()
-        writeRetry?.cancel()
+        writeRetryTask?.cancel()
         if let flight = inflight { _ = await flight.task.value }
         if let record = pendingWrite {
             do {
@@ -98,7 +98,7 @@ extension SessionClient {
             try await store.save(record)
             lastStoredRefreshToken = record.refreshToken
             pendingWrite = nil
-            writeRetry?.cancel()
+            writeRetryTask?.cancel()
         } catch {
             logger.error("The refreshed session could not be saved; keeping it in memory and retrying", metadata: ["reason": "\(error)"])
             pendingWrite = record
@@ -108,12 +108,12 @@ extension SessionClient {
     }
 
     private func startWriteRetry() {
-        writeRetry?.cancel()
+        writeRetryTask?.cancel()
         guard !isShutDown else { return }
         let clock = self.clock
         let backoff = configuration.backoff
         let jitter = configuration.jitter
-        writeRetry = Task { [weak self] in
+        writeRetryTask = Task { [weak self] in
             var attempt = 0
             while true {
                 attempt += 1

@@ -5,6 +5,8 @@ import SessionKit
 /// One timestamped line per state change or event, for `watch`.
 struct WatchPrinter: Sendable {
     let output: Output
+    /// Stamps each line; the same clock the client decides expiry with.
+    var clock: any SessionClock = SystemClock()
 
     func print(_ state: SessionState) {
         let (name, text, fields): (String, String, [String: JSONValue])
@@ -46,7 +48,7 @@ struct WatchPrinter: Sendable {
     }
 
     private func line(kind: String, name: String, text: String, fields: [String: JSONValue]) {
-        let now = Date()
+        let now = clock.now
         var object = fields
         object["time"] = Output.date(now)
         object["type"] = .string(kind)
