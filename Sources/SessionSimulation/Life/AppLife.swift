@@ -51,8 +51,7 @@ final class AppLife {
         self.endsAt = endsAt
         self.random = random
         self.email = "life\(index)-\(seed)@sim.test"
-        self.directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sessionkit-sim-\(seed)-\(UUID().uuidString)", isDirectory: true)
+        self.directory = Self.storageRoot.appendingPathComponent("sessionkit-sim-\(seed)-\(UUID().uuidString)", isDirectory: true)
         self.report = LifeReport(index: index, seed: seed, ending: ending)
     }
 
@@ -127,6 +126,20 @@ final class AppLife {
             }
         }
     }
+
+    /// Stores live in memory-backed `/dev/shm` when there is one: every life
+    /// saves hundreds of times, and the simulation tests the logic around the
+    /// store (locks, renames, kills), not the disk's fsync latency.
+    static let storageRoot: URL = {
+        let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: shm.path, isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: shm.path)
+        {
+            return shm
+        }
+        return FileManager.default.temporaryDirectory
+    }()
 
     private func removeDirectory() {
         do {
