@@ -132,7 +132,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["SessionSimulation", "SessionServer", "SessionKit", "SessionKitTesting", "SessionCore"],
+            dependencies: [
+                "SessionSimulation", "SessionServer", "SessionKit", "SessionKitTesting", "SessionCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -31,6 +31,14 @@ public struct SimulationParameters: Sendable {
     public var endedShare: Double = 0.15
     /// The largest device clock error, in seconds, either way.
     public var maximumSkew: Double = 300
+    /// A deliberate defect, to show the invariants catch one (nil in real runs).
+    public var sabotage: Sabotage?
+
+    /// Defects the harness can plant in the client's surroundings.
+    public enum Sabotage: String, Sendable, CaseIterable {
+        /// The store acknowledges writes but keeps nothing (a broken keychain wrapper, say).
+        case storeDropsWrites
+    }
 
     public init(lives: Int, days: Double = 30, seed: UInt64, parallelism: Int = 2, onlyLives: [Int]? = nil) {
         self.lives = lives

@@ -16,10 +16,14 @@ struct Reliability: AsyncParsableCommand {
     @Option(help: "The run's seed.") var seed: UInt64 = 1
     @Option(help: "Lives run side by side (one live server each).") var parallelism = 2
     @Option(name: .customLong("life"), help: "Replay only these lives of the run (repeatable).") var only: [Int] = []
+    @Option(help: "Mean app uses per day.") var usesPerDay = 2.0
+    @Option(help: "Probability that a request meets an injected fault.") var faultRate = 0.08
 
     func run() async throws {
-        let parameters = SimulationParameters(
+        var parameters = SimulationParameters(
             lives: lives, days: days, seed: seed, parallelism: parallelism, onlyLives: only.isEmpty ? nil : only)
+        parameters.usesPerDay = usesPerDay
+        parameters.faultRate = faultRate
         let total = parameters.onlyLives?.count ?? lives
         let step = max(1, total / 20)
         let report = try await ChaosSimulation(parameters: parameters).run { done in

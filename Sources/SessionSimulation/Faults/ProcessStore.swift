@@ -7,10 +7,12 @@ import SessionKit
 public struct ProcessStore: SessionStore {
     let base: FileSessionStore
     let process: SimulatedProcess
+    let dropsWrites: Bool
 
-    public init(directory: URL, process: SimulatedProcess) {
+    public init(directory: URL, process: SimulatedProcess, dropsWrites: Bool = false) {
         self.base = FileSessionStore(directory: directory)
         self.process = process
+        self.dropsWrites = dropsWrites
     }
 
     public func load() async throws(SessionStoreError) -> StoredSession? {
@@ -21,6 +23,7 @@ public struct ProcessStore: SessionStore {
     public func save(_ session: StoredSession) async throws(SessionStoreError) {
         if process.takeSaveKill() { throw .writeFailed("the process was killed before the rename") }
         if process.isDead { throw .writeFailed("the process was killed") }
+        if dropsWrites { return }
         try await base.save(session)
     }
 

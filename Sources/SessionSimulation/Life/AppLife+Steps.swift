@@ -21,7 +21,8 @@ extension AppLife {
             ])
         let configuration = SessionClientConfiguration(
             backend: .goTrue(url: world.baseURL, apiKey: "anon-key"),
-            store: ProcessStore(directory: directory, process: process),
+            store: ProcessStore(
+                directory: directory, process: process, dropsWrites: parameters.sabotage == .storeDropsWrites),
             clock: deviceClock, transport: transport, launchValidation: validation,
             jitter: .seeded(random.next()), automaticRefresh: true, logger: world.logger)
         return AppProcess(client: SessionClient(configuration: configuration), process: process, tally: tally)
