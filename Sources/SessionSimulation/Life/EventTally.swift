@@ -1,8 +1,10 @@
 import Foundation
 import SessionKit
 
-/// Counts the events every process of one life publishes. Events of a killed
-/// process are ignored: a dead process shows nothing to anyone.
+/// Counts the events every process of one life publishes, including those a
+/// process published just before it was killed and that were delivered after
+/// (dropping them lost a real `sessionExpired` at the final kill). A killed
+/// process cannot reach the network or the disk, so it cannot end a session.
 final class EventTally: @unchecked Sendable {
     private let lock = NSLock()
     private var ended = false
@@ -15,7 +17,6 @@ final class EventTally: @unchecked Sendable {
     func markEnded() { lock.withLock { ended = true } }
 
     func record(_ event: SessionEvent, from process: SimulatedProcess) {
-        guard !process.isDead else { return }
         lock.withLock {
             switch event {
             case .sessionExpired:
