@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SessionServer", targets: ["SessionServer"]),
         .executable(name: "auth-server", targets: ["auth-server"]),
         .executable(name: "sessionctl", targets: ["sessionctl"]),
+        .executable(name: "reliability", targets: ["reliability"]),
     ],
     dependencies: [
         // Client side: kept minimal because iOS apps embed it.
@@ -122,6 +123,20 @@ let package = Package(
             path: "Benchmarks/Sources/benchmarks",
             swiftSettings: swiftSettings
         ),
+        // The chaos simulation (a test-support library: never embedded in apps) and its runner.
+        .target(
+            name: "SessionSimulation",
+            dependencies: [
+                "SessionKit", "SessionKitTesting", "SessionServer", "SessionCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "reliability",
+            dependencies: ["SessionSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SessionKitTests",
@@ -154,6 +169,15 @@ let package = Package(
         .testTarget(
             name: "ProcessTests",
             dependencies: ["SessionKit", "SessionCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "SessionSimulation", "SessionServer", "SessionKit", "SessionKitTesting", "SessionCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -134,6 +134,22 @@ struct RefreshRotationTests {
         }
     }
 
+    /// Found by the chaos simulation (`reliability --seed 1 --life 353`): a client
+    /// killed mid-refresh, then idle past the refresh lifetime, was answered
+    /// "reused" and its family revoked as stolen; the family had simply expired.
+    @Test(arguments: TestDatabase.all)
+    func expiresAnIdleFamilyWhoseSuccessorWasNeverSaved(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
+        try await test.run { client in
+            let session = try await client.signUp()
+            // The client crashed before saving this successor, then stayed away 31 days.
+            _ = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
+            await test.clock.advance(by: 31 * 86_400)
+            let response = try await client.refresh(session.refreshToken)
+            #expect(response.goTrueCode == "session_expired")
+        }
+    }
+
     @Test(arguments: TestDatabase.all)
     func expiresAfterThirtyDaysOfInactivity(database: TestDatabase) async throws {
         let test = try await TestServer.make(database)

@@ -84,6 +84,12 @@ extension AuthStore {
                         refreshToken: successor, session: session, user: user, outcome: .recoveredUnsavedSuccessor))
             }
 
+            if let successorRow, successorRow.rotatedAt == nil, session.activeTokenHash == successorHash {
+                // The unsaved successor outlived its lifetime unused: the family
+                // expired from inactivity; nobody reused anything.
+                return .reject(.sessionExpired)
+            }
+
             // Reuse outside the grace (RFC 9700 §4.14): someone else may hold the family. End it.
             try await db.raw(
                 """

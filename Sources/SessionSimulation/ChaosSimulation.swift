@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import SessionKit
+import SessionKitTesting
+import SessionServer
+
+/// Runs many app lives against live auth servers on loopback and counts the
+/// invariants over all of them.
+///
+/// Lives are split over `parallelism` groups; each group has its own server
+/// (in-memory SQLite, manual clock) and runs its lives one after another.
+public struct ChaosSimulation: Sendable {
+    public let parameters: SimulationParameters
+
+    public init(parameters: SimulationParameters) {
+        self.parameters = parameters
+    }
+
+    /// - Parameter progress: called with the number of lives done so far.
+    public func run(progress: (@Sendable (Int) -> Void)? = nil) async throws -> SimulationReport {
+        let indices = parameters.lifeIndices
+        let groups = min(parameters.parallelism, max(1, indices.count))
+        let counter = ProgressCounter()
+        let started = ContinuousClock.now
+        let lives = try await withThrowingTaskGroup(of: [LifeReport].self) { group in
+            for worker in 0..<groups {
+                let mine = stride(from: worker, to: indices.count, by: groups).map { indices[$0] }
+                group.addTask {
+                    try await Self.runGroup(lives: mine, parameters: parameters) {
+                        progress?(counter.increment())
+                    }
+                }
+            }
+            var all: [LifeReport] = []
+            for try await reports in group { all += reports }
+            return all.sorted { $0.index < $1.index }
+        }
+        let elapsed = ContinuousClock.now - started
+        return SimulationReport(parameters: parameters, lives: lives, wallSeconds: elapsed.seconds)
+    }
+
+    private static func runGroup(
+        lives: [Int], parameters: SimulationParameters, lifeDone: @escaping @Sendable () -> Void
+    ) async throws -> [LifeReport] {
+        let serverClock = ManualClock()
+        var configuration = AuthServerConfiguration.testing(clock: serverClock)
+        // The simulation is one IP making every life's requests; the limits are not under test here.
+        configuration.tokenRequestsPerMinutePerIP = 10_000_000
+        configuration.passwordSignInsPerMinutePerEmail = 10_000
+        configuration.gatewayRequestsPerMinutePerUser = 10_000_000
+        let logger = {
+            var logger = Logger(label: "sessionkit-simulation")
+            logger.logLevel = .critical
+            return logger
+        }()
+        let server = try await AuthServer(configuration: configuration, logger: logger)
+        return try await server.withRunningServer { baseURL in
+            let world = SimulationWorld(
+                server: server, serverClock: serverClock, baseURL: baseURL, transport: URLSessionTransport(),
+                logger: logger)
+            var reports: [LifeReport] = []
+            for index in lives {
+                reports.append(try await AppLife(index: index, parameters: parameters, world: world).run())
+                lifeDone()
+            }
+            return reports
+        }
+    }
+}
+
+private final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    func increment() -> Int { lock.withLock { done += 1; return done } }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

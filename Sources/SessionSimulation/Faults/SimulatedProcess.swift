@@ -1,0 +1,43 @@
+import Foundation
+
+/// One simulated process (an app launch or an extension launch). Killing it
+/// cuts its network and its disk at once: whatever it does afterwards never
+/// reaches the server or the store, as if the OS had ended it at that point.
+public final class SimulatedProcess: @unchecked Sendable {
+    private let lock = NSLock()
+    private var dead = false
+    private var loseNextRefreshResponse = false
+    private var crashOnNextSave = false
+
+    public init() {}
+
+    public var isDead: Bool { lock.withLock { dead } }
+
+    /// Kills the process now.
+    public func kill() { lock.withLock { dead = true } }
+
+    /// The next refresh request reaches the server (which rotates), then the
+    /// process dies before the response arrives: killed mid-refresh.
+    public func killDuringNextRefresh() { lock.withLock { loseNextRefreshResponse = true } }
+
+    /// The next store write dies before its rename: killed mid-write.
+    public func killDuringNextSave() { lock.withLock { crashOnNextSave = true } }
+
+    /// Consumes the mid-refresh kill, if armed.
+    func takeRefreshKill() -> Bool {
+        lock.withLock {
+            defer { loseNextRefreshResponse = false }
+            return loseNextRefreshResponse
+        }
+    }
+
+    /// Consumes the mid-write kill, if armed, killing the process.
+    func takeSaveKill() -> Bool {
+        lock.withLock {
+            guard crashOnNextSave else { return false }
+            crashOnNextSave = false
+            dead = true
+            return true
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+import SessionKit
+import SessionKitTesting
+import SessionServer
+
+/// The steps of a life: launching, using the app, the extension, kills, the
+/// genuine end, and the final relaunch that checks what the store still holds.
+extension AppLife {
+    /// A new process of the app (or extension) on the shared store directory.
+    func launch(validation: SessionClientConfiguration.LaunchValidation = .blocking) -> AppProcess {
+        let process = SimulatedProcess()
+        let transport = MiddlewareTransport(
+            base: world.transport,
+            middlewares: [
+                ChaosMiddleware(network: network, process: process),
+                ServerDateMiddleware(serverClock: world.serverClock),
+            ])
+        let configuration = SessionClientConfiguration(
+            backend: .goTrue(url: world.baseURL, apiKey: "anon-key"),
+            store: ProcessStore(
+                directory: directory, process: process, dropsWrites: parameters.sabotage == .storeDropsWrites),
+            clock: deviceClock, transport: transport, launchValidation: validation,
+            jitter: .seeded(random.next()), automaticRefresh: true, logger: world.logger)
+        return AppProcess(client: SessionClient(configuration: configuration), process: process, tally: tally)
+    }
+
+    /// Signs the person up on a clean network (the faults start afterwards).
+    func signUp() async throws {
+        network.setFaultRate(0)
+        let app = launch()
+        self.app = app
+        _ = try await app.client.restore()
+        let result = try await app.client.signUp(email: email, password: password)
+        guard case .signedIn(let session) = result else { throw SimulationError.signUpFailed(email) }
+        sessionID = session.sessionID
+        network.setFaultRate(parameters.faultRate)
+        await settle()
+    }
+
+    /// The app comes to the foreground (relaunched if it was killed) and makes requests.
+    func use() async throws {
+        if app == nil {
+            let relaunched = launch()
+            app = relaunched
+            report.relaunches += 1
+            await restore(relaunched)
+        } else if let app {
+            await app.client.resume()
+        }
+        await settle()
+        guard let app else { return }
+
+        var companion: AppProcess?
+        if hasExtension, !ended, random.chance(parameters.extensionUseChance) {
+            let launched = launch(validation: .skip)
+            await restore(launched)
+            companion = launched
+            report.extensionRuns += 1
+        }
+        let count = 1 + Int(random.next() % 3)
+        for step in 0..<count {
+            await foreground(random.uniform(2...90))
+            if step == 0, let companion {
+                // The app and its extension at the same moment, on one store.
+                let (appRequest, extensionRequest) = (makeRequest(), makeRequest())
+                let (appClient, extensionClient) = (app.client, companion.client)
+                async let fromApp = Self.request(appClient, appRequest)
+                async let fromExtension = Self.request(extensionClient, extensionRequest)
+                let outcomes = await [fromApp, fromExtension]
+                for outcome in outcomes { try await record(outcome) }
+            } else {
+                try await record(await Self.request(app.client, makeRequest()))
+            }
+        }
+        await settle()
+        if let companion { await companion.exit() }
+
+        guard !ended else { return }
+        if random.chance(parameters.midRefreshKillChance) {
+            app.process.killDuringNextRefresh()
+            await Self.forceRefresh(app.client)
+            await app.kill()
+            self.app = nil
+            report.midRefreshKills += 1
+        } else if random.chance(parameters.midWriteKillChance) {
+            app.process.killDuringNextSave()
+            await Self.forceRefresh(app.client)
+            await app.kill()
+            self.app = nil
+            report.midWriteKills += 1
+        }
+    }
+
+    /// Restores a launched process; an empty store in a life that is not over is a lost session.
+    func restore(_ process: AppProcess) async {
+        do {
+            let state = try await process.client.restore()
+            if case .signedOut = state { noteLostSession() }
+        } catch {
+            noteLostSession()
+        }
+    }
+
+    /// Counts a lost session once, unless a logout already explains the empty store.
+    func noteLostSession() {
+        guard !ended, report.lostSessions == 0, tally.snapshot.logouts == 0 else { return }
+        report.lostSessions += 1
+    }
+
+    func record(_ outcome: RequestOutcome) async throws {
+        report.requests += 1
+        switch outcome {
+        case .ok, .notSignedIn: break
+        case .transient: report.requestFailuresTransient += 1
+        case .unauthorized:
+            if !ended, try await familyIsValid() { report.unauthorizedWhileValid += 1 }
+        }
+    }
+
+    func makeRequest() -> URLRequest {
+        let path = random.chance(0.5) ? "v1/activities" : "auth/v1/user"
+        return URLRequest(url: world.baseURL.appendingPathComponent(path))
+    }
+
+    static func request(_ client: SessionClient, _ request: URLRequest) async -> RequestOutcome {
+        do {
+            _ = try await client.send(request)
+            return .ok
+        } catch {
+            if error == .notSignedIn { return .notSignedIn }
+            if error.status == 401 || error == .sessionExpired || error == .authRequired { return .unauthorized }
+            return .transient
+        }
+    }
+
+    static func forceRefresh(_ client: SessionClient) async {
+        do {
+            _ = try await client.refresh()
+        } catch {
+            // Transient failures are the point here; the process is killed next.
+        }
+    }
+
+    /// Server truth: the family exists, is not revoked, and is within its absolute lifetime.
+    func familyIsValid() async throws -> Bool {
+        guard let sessionID, let record = try await world.server.store.session(id: sessionID) else { return false }
+        return !record.isRevoked && world.serverClock.now < record.notAfter
+    }
+
+    /// Ends the session for real, the way this life's ending says.
+    func endSession() async throws {
+        await settle()
+        switch report.ending {
+        case .idle?:
+            background(random.uniform(31...40) * 86_400)
+        case .signedOutEverywhere?:
+            let other = world.otherDevice()
+            _ = try await other.signIn(email: email, password: password)
+            try await other.signOut(scope: .global)
+            await other.shutdown()
+        case .accountDeleted?:
+            let other = world.otherDevice()
+            _ = try await other.signIn(email: email, password: password)
+            try await other.deleteAccount()
+            await other.shutdown()
+        case nil:
+            return
+        }
+        ended = true
+        tally.markEnded()
+        offlineUntil = -1
+        network.isOffline = false
+    }
+
+    /// The app is killed one last time and relaunched on a clean network: a
+    /// life that is not over must come back signed in, an ended one must not.
+    func finalCheck() async throws {
+        network.isOffline = false
+        network.setFaultRate(0)
+        if let app {
+            await app.kill()
+            self.app = nil
+        }
+        let last = launch()
+        do {
+            let state = try await last.client.restore()
+            if ended, state.isSignedIn { report.signedInAfterEnd += 1 }
+            if !ended, !state.isSignedIn { noteLostSession() }
+        } catch {
+            noteLostSession()
+        }
+        await settle()
+        await last.exit()
+
+        if let sessionID, let record = try await world.server.store.session(id: sessionID), record.revokedReason == "reuse" {
+            report.reuseDetections += 1
+        }
+        let counts = tally.snapshot
+        report.spuriousLogouts = counts.logouts
+        report.sessionExpiredEvents = counts.expired
+        report.refreshes = counts.refreshes
+        report.adoptions = counts.adoptions
+        report.faults = network.injectedFaults
+        report.transportRequests = network.requestCount
+        report.simulatedDays = elapsed / 86_400
+    }
+}
+
+/// The simulation could not set a life up (not an invariant: a harness failure).
+public struct SimulationError: Error, CustomStringConvertible {
+    public let description: String
+
+    static func signUpFailed(_ email: String) -> SimulationError {
+        SimulationError(description: "Sign-up of \(email) did not sign in; check the server's configuration.")
+    }
+}

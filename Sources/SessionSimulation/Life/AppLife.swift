@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+import SessionKit
+import SessionKitTesting
+import SessionServer
+
+/// One app life over simulated days: sign in, uses at random times with the
+/// app suspended in between (no timers), offline windows, kills and
+/// relaunches, an extension sharing the store, a skewed device clock, and for
+/// some lives a genuine end. Everything random comes from the life's seed.
+final class AppLife {
+    let world: SimulationWorld
+    let parameters: SimulationParameters
+    var random: SplitMix64
+    let deviceClock: ManualClock
+    let network: DeviceNetwork
+    let directory: URL
+    let tally = EventTally()
+    let hasExtension: Bool
+    let endsAt: Double?
+    var report: LifeReport
+
+    /// The app process, nil while it is not running (killed, not yet relaunched).
+    var app: AppProcess?
+    var ended = false
+    /// Seconds since the life began (server time).
+    var elapsed: Double = 0
+    var offlineUntil: Double = -1
+    let email: String
+    let password = "sim-password-9"
+    var sessionID: String?
+
+    init(index: Int, parameters: SimulationParameters, world: SimulationWorld) {
+        let seed = SplitMix64.lifeSeed(runSeed: parameters.seed, life: index)
+        var random = SplitMix64(seed: seed)
+        self.world = world
+        self.parameters = parameters
+        let skew = random.uniform(-parameters.maximumSkew...parameters.maximumSkew)
+        self.deviceClock = ManualClock(start: world.serverClock.now.addingTimeInterval(skew))
+        self.network = DeviceNetwork(seed: random.next(), faultRate: parameters.faultRate)
+        self.hasExtension = random.chance(parameters.extensionShare)
+        var ending: Ending?
+        var endsAt: Double?
+        if random.chance(parameters.endedShare) {
+            ending = Ending.allCases[Int(random.next() % UInt64(Ending.allCases.count))]
+            endsAt = random.uniform(2 * 86_400...max(2 * 86_400, (parameters.days - 2) * 86_400))
+        }
+        self.endsAt = endsAt
+        self.random = random
+        self.email = "life\(index)-\(seed)@sim.test"
+        self.directory = Self.storageRoot.appendingPathComponent("sessionkit-sim-\(seed)-\(UUID().uuidString)", isDirectory: true)
+        self.report = LifeReport(index: index, seed: seed, ending: ending)
+    }
+
+    /// Runs the whole life and reports it.
+    func run() async throws -> LifeReport {
+        defer { removeDirectory() }
+        try await signUp()
+        let horizon = parameters.days * 86_400
+        var usesAfterEnd = 0
+        while true {
+            let gap = min(random.exponential(mean: 86_400 / parameters.usesPerDay), 3 * 86_400) + 30
+            if let endsAt, !ended, elapsed + gap >= endsAt {
+                background(endsAt - elapsed)
+                try await endSession()
+            } else {
+                background(gap)
+            }
+            if !ended, elapsed >= horizon { break }
+            if !ended, random.chance(parameters.offlineChance) {
+                offlineUntil = elapsed + random.logUniform(120...(3 * 86_400))
+                report.offlineWindows += 1
+            }
+            network.isOffline = elapsed < offlineUntil
+            if let app, random.chance(parameters.backgroundKillChance) {
+                await app.kill()
+                self.app = nil
+                report.backgroundKills += 1
+            }
+            try await use()
+            if ended {
+                usesAfterEnd += 1
+                // Keep using the app until the end is seen, then once more (a second message would be a defect).
+                if app?.client.currentState.isSignedIn == false || usesAfterEnd >= 8 {
+                    try await use()
+                    break
+                }
+            }
+        }
+        try await finalCheck()
+        return report
+    }
+
+    // MARK: - Clocks
+
+    /// Time passes with the app suspended: both clocks jump, no timer runs.
+    func background(_ seconds: Double) {
+        guard seconds > 0 else { return }
+        elapsed += seconds
+        world.serverClock.set(to: world.serverClock.now.addingTimeInterval(seconds))
+        deviceClock.set(to: deviceClock.now.addingTimeInterval(seconds))
+    }
+
+    /// Time passes in the foreground: timers due by then fire, and their
+    /// requests finish before the simulation moves on.
+    func foreground(_ seconds: Double) async {
+        elapsed += seconds
+        world.serverClock.set(to: world.serverClock.now.addingTimeInterval(seconds))
+        await deviceClock.advance(by: seconds)
+        await settle()
+    }
+
+    /// Waits until no request of this device is on the wire for a few rounds.
+    func settle() async {
+        var quietRounds = 0
+        while quietRounds < 3 {
+            for _ in 0..<16 { await Task.yield() }
+            if network.requestsInFlight == 0 {
+                quietRounds += 1
+            } else {
+                quietRounds = 0
+                do { try await Task.sleep(nanoseconds: 100_000) } catch { return }
+            }
+        }
+    }
+
+    /// Stores live in memory-backed `/dev/shm` when there is one: every life
+    /// saves hundreds of times, and the simulation tests the logic around the
+    /// store (locks, renames, kills), not the disk's fsync latency.
+    static let storageRoot: URL = {
+        let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: shm.path, isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: shm.path)
+        {
+            return shm
+        }
+        return FileManager.default.temporaryDirectory
+    }()
+
+    private func removeDirectory() {
+        do {
+            try FileManager.default.removeItem(at: directory)
+        } catch {
+            // A leftover temporary directory costs disk only; the figures stand.
+        }
+    }
+}

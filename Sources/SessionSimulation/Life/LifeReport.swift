@@ -1,0 +1,58 @@
+/// What happened in one app life: the invariant counters (each must be 0,
+/// except `sessionExpiredEvents`, which must be 1 for an ended life and 0
+/// otherwise) and activity figures.
+public struct LifeReport: Sendable {
+    public var index: Int
+    public var seed: UInt64
+    public var ending: Ending?
+
+    // Invariants.
+    /// Signed out (`sessionExpired` or `signedOut`) while the server still held the family.
+    public var spuriousLogouts = 0
+    /// Relaunches or the final check that found no usable session in the store.
+    public var lostSessions = 0
+    /// Families the server revoked for reuse (nobody but the client held them).
+    public var reuseDetections = 0
+    /// `sessionExpired` events seen by the app and its extension.
+    public var sessionExpiredEvents = 0
+    /// App requests that failed as 401 while the session was valid.
+    public var unauthorizedWhileValid = 0
+    /// An ended life whose final relaunch still came up signed in.
+    public var signedInAfterEnd = 0
+
+    // Activity.
+    public var requests = 0
+    public var requestFailuresTransient = 0
+    public var relaunches = 0
+    public var backgroundKills = 0
+    public var midRefreshKills = 0
+    public var midWriteKills = 0
+    public var extensionRuns = 0
+    public var offlineWindows = 0
+    public var refreshes = 0
+    public var adoptions = 0
+    public var transportRequests = 0
+    public var faults: [Fault: Int] = [:]
+    public var simulatedDays = 0.0
+
+    init(index: Int, seed: UInt64, ending: Ending?) {
+        self.index = index
+        self.seed = seed
+        self.ending = ending
+    }
+
+    /// Every broken invariant, in words.
+    public var violations: [String] {
+        var found: [String] = []
+        if spuriousLogouts > 0 { found.append("\(spuriousLogouts) spurious logout(s)") }
+        if lostSessions > 0 { found.append("\(lostSessions) session(s) lost from the store") }
+        if reuseDetections > 0 { found.append("\(reuseDetections) reuse detection(s)") }
+        if unauthorizedWhileValid > 0 { found.append("\(unauthorizedWhileValid) request(s) failed as 401 while valid") }
+        if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
+        let expected = ending == nil ? 0 : 1
+        if sessionExpiredEvents != expected {
+            found.append("\(sessionExpiredEvents) sessionExpired event(s), expected \(expected)")
+        }
+        return found
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The invariants and figures of a whole run.
+public struct SimulationReport: Sendable {
+    public let parameters: SimulationParameters
+    public let lives: [LifeReport]
+    public let wallSeconds: Double
+
+    /// One invariant: what is counted, what is required, what was found.
+    public struct Invariant: Sendable {
+        public let name: String
+        public let required: String
+        public let measured: Int
+        public let holds: Bool
+    }
+
+    public var endedLives: [LifeReport] { lives.filter { $0.ending != nil } }
+
+    public var invariants: [Invariant] {
+        let ended = endedLives
+        let wrongExpiry = lives.filter { $0.sessionExpiredEvents != ($0.ending == nil ? 0 : 1) }.count
+        func sum(_ key: KeyPath<LifeReport, Int>) -> Int { lives.reduce(0) { $0 + $1[keyPath: key] } }
+        return [
+            Invariant(name: "spurious logouts (signed out while the server held the family)", required: "0",
+                      measured: sum(\.spuriousLogouts), holds: sum(\.spuriousLogouts) == 0),
+            Invariant(name: "sessions lost from the store", required: "0",
+                      measured: sum(\.lostSessions), holds: sum(\.lostSessions) == 0),
+            Invariant(name: "reuse detections caused by the client", required: "0",
+                      measured: sum(\.reuseDetections), holds: sum(\.reuseDetections) == 0),
+            Invariant(name: "401s reaching the app while the session was valid", required: "0",
+                      measured: sum(\.unauthorizedWhileValid), holds: sum(\.unauthorizedWhileValid) == 0),
+            Invariant(name: "sessionExpired events in \(ended.count) ended lives", required: "\(ended.count) (1 each)",
+                      measured: ended.reduce(0) { $0 + $1.sessionExpiredEvents }, holds: wrongExpiry == 0),
+            Invariant(name: "ended lives still signed in at relaunch", required: "0",
+                      measured: sum(\.signedInAfterEnd), holds: sum(\.signedInAfterEnd) == 0),
+        ]
+    }
+
+    public var holds: Bool { invariants.allSatisfy(\.holds) }
+
+    public var failingLives: [LifeReport] { lives.filter { !$0.violations.isEmpty } }
+
+    /// The table `reliability` prints.
+    public var table: String {
+        func sum(_ key: KeyPath<LifeReport, Int>) -> Int { lives.reduce(0) { $0 + $1[keyPath: key] } }
+        var lines: [String] = []
+        let days = lives.reduce(0) { $0 + $1.simulatedDays }
+        lines.append("SessionKit chaos simulation — \(lives.count) lives, \(Int(parameters.days)) days, seed \(parameters.seed)")
+        lines.append(String(format: "simulated %.0f app-days in %.1f s wall", days, wallSeconds))
+        lines.append("")
+        lines.append("| invariant | required | measured | |")
+        lines.append("|---|---|---|---|")
+        for invariant in invariants {
+            lines.append("| \(invariant.name) | \(invariant.required) | \(invariant.measured) | \(invariant.holds ? "ok" : "BROKEN") |")
+        }
+        lines.append("")
+        let endings = Ending.allCases.map { kind in "\(kind.rawValue) \(lives.filter { $0.ending == kind }.count)" }
+        lines.append("| activity | count |")
+        lines.append("|---|---|")
+        lines.append("| ended lives | \(endedLives.count) (\(endings.joined(separator: ", "))) |")
+        lines.append("| app requests (transient failures shown to the app) | \(sum(\.requests)) (\(sum(\.requestFailuresTransient))) |")
+        lines.append("| HTTP requests through the fault proxy | \(sum(\.transportRequests)) |")
+        lines.append("| refreshes / adopted from the other process | \(sum(\.refreshes)) / \(sum(\.adoptions)) |")
+        lines.append("| relaunches from the store | \(sum(\.relaunches)) |")
+        lines.append("| kills: background / mid-refresh / mid-write | \(sum(\.backgroundKills)) / \(sum(\.midRefreshKills)) / \(sum(\.midWriteKills)) |")
+        lines.append("| extension runs sharing the store | \(sum(\.extensionRuns)) |")
+        lines.append("| offline windows (2 min – 3 days) | \(sum(\.offlineWindows)) |")
+        let faults = Fault.allCases.map { fault in
+            "\(fault.rawValue) \(lives.reduce(0) { $0 + ($1.faults[fault] ?? 0) })"
+        }
+        lines.append("| injected faults | \(faults.joined(separator: ", ")) |")
+        let failing = failingLives
+        if !failing.isEmpty {
+            lines.append("")
+            lines.append("Failing lives (replay one with --seed \(parameters.seed) --life N):")
+            for life in failing.prefix(20) {
+                lines.append("  life \(life.index) (ending: \(life.ending?.rawValue ?? "none")): \(life.violations.joined(separator: "; "))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import SessionKit
+import SessionKitTesting
+import SessionSimulation
+
+/// A few SessionKit clients on file stores against one live server, and the
+/// logouts they report.
+final class RefreshFleet: @unchecked Sendable {
+    let baseURL: URL
+    let clock: ManualClock
+    let logger: Logger
+    private(set) var clients: [SessionClient] = []
+    private var listeners: [Task<Int, Never>] = []
+    private var directories: [URL] = []
+
+    init(baseURL: URL, clock: ManualClock, logger: Logger) {
+        self.baseURL = baseURL
+        self.clock = clock
+        self.logger = logger
+    }
+
+    func signUp(count: Int) async throws {
+        for index in 0..<count {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("restart-\(UUID().uuidString)", isDirectory: true)
+            let client = SessionClient(
+                configuration: SessionClientConfiguration(
+                    backend: .goTrue(url: baseURL, apiKey: "anon-key"), store: FileSessionStore(directory: directory),
+                    clock: clock,
+                    transport: MiddlewareTransport(
+                        base: URLSessionTransport(), middlewares: [ServerDateMiddleware(serverClock: clock)]),
+                    launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: logger))
+            let events = client.events
+            listeners.append(
+                Task {
+                    var logouts = 0
+                    for await event in events {
+                        switch event {
+                        case .sessionExpired, .signedOut: logouts += 1
+                        default: break
+                        }
+                    }
+                    return logouts
+                })
+            _ = try await client.restore()
+            _ = try await client.signUp(email: "restart\(index)-\(UUID().uuidString.prefix(8))@sim.test", password: "sim-password-9")
+            clients.append(client)
+            directories.append(directory)
+        }
+    }
+
+    /// Each client refreshes `times` times; transient failures (the database is down) are expected.
+    func refreshRepeatedly(times: Int) async throws {
+        await withTaskGroup(of: Void.self) { group in
+            for client in clients {
+                group.addTask {
+                    for _ in 0..<times {
+                        do { _ = try await client.refresh() } catch {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Refreshes every client until it succeeds (the pool reconnects), at most 50 tries each.
+    func refreshUntilSuccess() async throws {
+        for client in clients {
+            var lastError: SessionError?
+            for _ in 0..<50 {
+                do {
+                    _ = try await client.refresh()
+                    lastError = nil
+                    break
+                } catch {
+                    lastError = error
+                    if !error.isTransient { break }
+                    try await Task.sleep(nanoseconds: 50_000_000)
+                }
+            }
+            if let lastError { throw lastError }
+        }
+    }
+
+    func sessionIDs() async throws -> [String] {
+        var ids: [String] = []
+        for client in clients { if let id = await client.session()?.sessionID { ids.append(id) } }
+        return ids
+    }
+
+    func shutdown() async {
+        for client in clients { await client.shutdown() }
+        for directory in directories {
+            do { try FileManager.default.removeItem(at: directory) } catch {}
+        }
+    }
+
+    /// Logouts reported by all clients (call after `shutdown`, which ends the streams).
+    func logouts() async -> Int {
+        var total = 0
+        for listener in listeners { total += await listener.value }
+        return total
+    }
+}
