@@ -18,7 +18,8 @@ if [ -z "$bin" ] || [ ! -x "$bin/postgres" ]; then
 fi
 
 run_as_postgres() {
-  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi
+  # From /, which user postgres can enter (a clone in root's temp folder is not).
+  if [ "$(id -u)" = 0 ]; then (cd / && su postgres -s /bin/bash -c "$*"); else bash -c "$*"; fi
 }
 
 if [ -f "$pgdata/postmaster.pid" ] && run_as_postgres "'$bin/pg_ctl' -D '$pgdata' status" >/dev/null 2>&1; then
