@@ -96,33 +96,3 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Rewrites each response's `Date` to the server's manual clock: Hummingbird
-/// stamps `Date` from the system clock, while the storm runs the server on a
-/// manual clock (see Tests/EndToEndTests/Support/ServerDateMiddleware.swift).
-struct ServerDateRewrite: TransportMiddleware {
-    let serverClock: any SessionClock
-
-    func intercept(
-        _ request: URLRequest, next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-    ) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await next(request)
-        var fields: [String: String] = [:]
-        for (key, value) in response.allHeaderFields {
-            if let key = key as? String, let value = value as? String, key.lowercased() != "date" { fields[key] = value }
-        }
-        fields["Date"] = Self.httpDate(serverClock.now)
-        guard let url = response.url,
-            let rewritten = HTTPURLResponse(url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
-        else { return (data, response) }
-        return (data, rewritten)
-    }
-
-    static func httpDate(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}

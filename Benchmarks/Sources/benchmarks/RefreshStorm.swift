@@ -20,7 +20,7 @@ enum RefreshStorm {
             let clientClock = ManualClock(start: serverClock.now)
             let transport = MiddlewareTransport(
                 base: URLSessionTransport(session: Bench.makeURLSession()),
-                middlewares: [ServerDateRewrite(serverClock: serverClock)])
+                middlewares: [ServerDateMiddleware(serverClock: serverClock)])
             _ = try await Bench.signUp(baseURL, email: "storm@example.com", transport: transport)
             let client = Bench.makeClient(baseURL: baseURL, store: InMemorySessionStore(), clock: clientClock, transport: transport)
             _ = try await client.signIn(email: "storm@example.com", password: password)
