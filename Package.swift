@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SessionCore", targets: ["SessionCore"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
         .library(name: "SessionKitTesting", targets: ["SessionKitTesting"]),
+        .library(name: "SessionKitFaultProxy", targets: ["SessionKitFaultProxy"]),
         .library(name: "SessionServer", targets: ["SessionServer"]),
         .executable(name: "auth-server", targets: ["auth-server"]),
         .executable(name: "sessionctl", targets: ["sessionctl"]),
@@ -36,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Test support: the fault-injecting proxy (already in the graph through Hummingbird).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Wire types both halves share; Foundation only.
@@ -123,11 +126,22 @@ let package = Package(
             path: "Benchmarks/Sources/benchmarks",
             swiftSettings: swiftSettings
         ),
+        // A fault-injecting HTTP proxy for tests (a test-support library: never embedded in apps).
+        .target(
+            name: "SessionKitFaultProxy",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The chaos simulation (a test-support library: never embedded in apps) and its runner.
         .target(
             name: "SessionSimulation",
             dependencies: [
-                "SessionKit", "SessionKitTesting", "SessionServer", "SessionCore",
+                "SessionKit", "SessionKitTesting", "SessionServer", "SessionCore", "SessionKitFaultProxy",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -172,9 +186,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "FaultProxyTests",
+            dependencies: [
+                "SessionKitFaultProxy", "SessionServer", "SessionKit", "SessionKitTesting", "SessionCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ReliabilityTests",
             dependencies: [
                 "SessionSimulation", "SessionServer", "SessionKit", "SessionKitTesting", "SessionCore",
+                "SessionKitFaultProxy",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ],

@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionKit
+import SessionKitFaultProxy
+import Testing
+
+/// Each fault as `URLSession` meets it, on real sockets in front of a live server.
+struct FaultProxyTransportTests {
+    /// Short timeouts: stalls and lost responses end in the client's own timeout.
+    static func transport() -> URLSessionTransport { URLSessionTransport(requestTimeout: 1, resourceTimeout: 3) }
+
+    @Test func passesRequestsThroughUntouched() async throws {
+        try await ProxiedServer.run { stack in
+            let transport = Self.transport()
+            let (data, response) = try await stack.send("/auth/v1/settings", transport: transport)
+            let direct = try await transport.send(URLRequest(url: stack.serverURL.appendingPathComponent("auth/v1/settings")))
+            #expect(response.statusCode == 200)
+            #expect(data == direct.0)
+            // Keep-alive: a second request reuses the connection.
+            _ = try await stack.send("/auth/v1/settings", transport: transport)
+            let statistics = stack.proxy.statistics
+            #expect(statistics.requests == 2)
+            #expect(statistics.forwarded == 2)
+            #expect(statistics.connections == 1)
+            #expect(statistics.faults.isEmpty)
+        }
+    }
+
+    @Test func refusedURLRefusesTheConnection() async throws {
+        try await ProxiedServer.run { stack in
+            let request = URLRequest(url: stack.proxy.refusedURL.appendingPathComponent("auth/v1/settings"))
+            let error = await #expect(throws: URLError.self) { try await Self.transport().send(request) }
+            #expect(error?.code == .cannotConnectToHost)
+        }
+    }
+
+    /// FoundationNetworking reports libcurl's "partial file" (a body shorter than
+    /// its `Content-Length`) as `URLError.unknown`; Apple's stack as a lost connection.
+    static let shortBody: [URLError.Code] = [.networkConnectionLost, .unknown]
+
+    @Test(arguments: [
+        (ProxyFault.stall, [URLError.Code.timedOut], false),
+        (ProxyFault.loseResponse, [URLError.Code.timedOut], true),
+        (ProxyFault.resetBeforeForwarding, [URLError.Code.networkConnectionLost], false),
+        (ProxyFault.resetMidResponse, [URLError.Code.networkConnectionLost], true),
+        (ProxyFault.truncateBody, shortBody, true),
+    ])
+    func failsTheRequestTheWayTheNetworkWould(fault: ProxyFault, codes: [URLError.Code], forwards: Bool) async throws {
+        try await ProxiedServer.run { stack in
+            let transport = Self.transport()
+            let error = await #expect(throws: URLError.self) {
+                try await stack.send("/auth/v1/settings", fault: fault, transport: transport)
+            }
+            #expect(error.map { codes.contains($0.code) } == true, "\(fault) gave \(String(describing: error))")
+            let statistics = stack.proxy.statistics
+            #expect(statistics.faults[fault.name, default: 0] >= 1)
+            #expect((statistics.forwarded > 0) == forwards)
+            // The next request through the proxy is served normally.
+            let (_, response) = try await stack.send("/auth/v1/settings", transport: transport)
+            #expect(response.statusCode == 200)
+        }
+    }
+
+    @Test func garblesTheBodyButKeepsItsLength() async throws {
+        try await ProxiedServer.run { stack in
+            let transport = Self.transport()
+            let (clean, _) = try await stack.send("/auth/v1/settings", transport: transport)
+            let (garbled, response) = try await stack.send("/auth/v1/settings", fault: .garbleBody, transport: transport)
+            #expect(response.statusCode == 200)
+            #expect(garbled.count == clean.count)
+            #expect(Data(garbled.map { $0 ^ 0x5A }) == clean)
+        }
+    }
+
+    @Test(arguments: [
+        (ProxyFault.internalServerError, 500, "application/json"),
+        (ProxyFault.badGateway, 502, "text/html"),
+        (ProxyFault.serviceUnavailable, 503, "text/html"),
+        (ProxyFault.tooManyRequests(retryAfter: 7), 429, "application/json"),
+    ])
+    func answersAStatusWithoutForwarding(fault: ProxyFault, status: Int, contentType: String) async throws {
+        try await ProxiedServer.run { stack in
+            let (_, response) = try await stack.send("/auth/v1/settings", fault: fault, transport: Self.transport())
+            #expect(response.statusCode == status)
+            #expect(response.value(forHTTPHeaderField: "Content-Type") == contentType)
+            if status == 429 { #expect(response.value(forHTTPHeaderField: "Retry-After") == "7") }
+            #expect(stack.proxy.statistics.forwarded == 0)
+        }
+    }
+
+    @Test func followsAScriptRequestByRequest() async throws {
+        try await ProxiedServer.run(plan: .script([nil, .serviceUnavailable, nil])) { stack in
+            let transport = Self.transport()
+            var statuses: [Int] = []
+            for _ in 0..<4 { statuses.append(try await stack.send("/auth/v1/settings", transport: transport).1.statusCode) }
+            #expect(statuses == [200, 503, 200, 200])
+        }
+    }
+}
+
+/// Regression: on Linux a sub-second request timeout made every request fail
+/// at once with `URLError.timedOut` (found while tuning the chaos simulation's
+/// stall timeout through the proxy).
+struct SubSecondTimeoutTests {
+    @Test func aHalfSecondTimeoutStillReachesAServerThatAnswersAtOnce() async throws {
+        try await ProxiedServer.run { stack in
+            let transport = URLSessionTransport(requestTimeout: 0.5, resourceTimeout: 0.5)
+            let (_, response) = try await stack.send("/auth/v1/settings", transport: transport)
+            #expect(response.statusCode == 200)
+        }
+    }
+}
