@@ -20,13 +20,27 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         resourceTimeout: TimeInterval = SessionDefaults.resourceTimeout
     ) {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = resourceTimeout
+        configuration.timeoutIntervalForRequest = Self.effectiveTimeout(requestTimeout)
+        configuration.timeoutIntervalForResource = Self.effectiveTimeout(resourceTimeout)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         self.session = URLSession(configuration: configuration)
         self.ownsSession = true
+    }
+
+    /// The timeout URLSession is given for `requested`.
+    ///
+    /// FoundationNetworking (Linux) hands libcurl whole seconds: asked for 0.5 s,
+    /// it fails every request at once with `URLError.timedOut`, even against a
+    /// server that answers in a millisecond. Rounding up keeps a short timeout
+    /// short without turning it into no chance at all.
+    static func effectiveTimeout(_ requested: TimeInterval) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return requested > 0 ? max(1, requested.rounded(.up)) : requested
+        #else
+        return requested
+        #endif
     }
 
     /// Uses a session the app configured itself.
