@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Logging
 import SessionKit
+import SessionKitFaultProxy
 import SessionKitTesting
 import SessionServer
 
@@ -11,7 +12,10 @@ import SessionServer
 /// invariants over all of them.
 ///
 /// Lives are split over `parallelism` groups; each group has its own server
-/// (in-memory SQLite, manual clock) and runs its lives one after another.
+/// (in-memory SQLite, manual clock) behind its own `FaultProxy`, and runs its
+/// lives one after another. Stalls and lost responses cost real seconds (the
+/// client's request timeout), so there are more groups than cores: one
+/// group's wait is another's turn.
 public struct ChaosSimulation: Sendable {
     public let parameters: SimulationParameters
 
@@ -58,14 +62,23 @@ public struct ChaosSimulation: Sendable {
         }()
         let server = try await AuthServer(configuration: configuration, logger: logger)
         return try await server.withRunningServer { baseURL in
+            let proxy = try await FaultProxy.start(upstream: baseURL)
+            let transport = URLSessionTransport(
+                requestTimeout: parameters.requestTimeout, resourceTimeout: parameters.requestTimeout * 3)
             let world = SimulationWorld(
-                server: server, serverClock: serverClock, baseURL: baseURL, transport: URLSessionTransport(),
+                server: server, serverClock: serverClock, serverURL: baseURL, proxy: proxy, transport: transport,
                 logger: logger)
             var reports: [LifeReport] = []
-            for index in lives {
-                reports.append(try await AppLife(index: index, parameters: parameters, world: world).run())
-                lifeDone()
+            do {
+                for index in lives {
+                    reports.append(try await AppLife(index: index, parameters: parameters, world: world).run())
+                    lifeDone()
+                }
+            } catch {
+                await proxy.shutdown()
+                throw error
             }
+            await proxy.shutdown()
             return reports
         }
     }

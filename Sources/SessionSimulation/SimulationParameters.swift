@@ -15,6 +15,9 @@ public struct SimulationParameters: Sendable {
     public var usesPerDay: Double = 2
     /// Probability that a request meets an injected fault.
     public var faultRate: Double = 0.08
+    /// The apps' request timeout, in real seconds: what a stall or a lost
+    /// response costs. Whole seconds: FoundationNetworking turns less than one into none.
+    public var requestTimeout: Double = 1
     /// Per gap between uses: the device goes offline for minutes to days.
     public var offlineChance: Double = 0.08
     /// Per gap: the OS kills the app in the background.
@@ -40,7 +43,7 @@ public struct SimulationParameters: Sendable {
         case storeDropsWrites
     }
 
-    public init(lives: Int, days: Double = 30, seed: UInt64, parallelism: Int = 2, onlyLives: [Int]? = nil) {
+    public init(lives: Int, days: Double = 30, seed: UInt64, parallelism: Int = 8, onlyLives: [Int]? = nil) {
         self.lives = lives
         self.days = days
         self.seed = seed

@@ -14,7 +14,7 @@ struct Reliability: AsyncParsableCommand {
     @Option(help: "How many app lives.") var lives = 1_000
     @Option(help: "Days each life lasts.") var days = 30.0
     @Option(help: "The run's seed.") var seed: UInt64 = 1
-    @Option(help: "Lives run side by side (one live server each).") var parallelism = 2
+    @Option(help: "Lives run side by side (one live server and proxy each).") var parallelism = 8
     @Option(name: .customLong("life"), help: "Replay only these lives of the run (repeatable).") var only: [Int] = []
     @Option(help: "Mean app uses per day.") var usesPerDay = 2.0
     @Option(help: "Probability that a request meets an injected fault.") var faultRate = 0.08

@@ -1,11 +1,13 @@
-/// A fault the chaos transport injects on one request, at the transport
-/// boundary between SessionKit and a live server.
+import SessionKitFaultProxy
+
+/// A network fault one request can meet, injected on real sockets by the
+/// `FaultProxy` between SessionKit and a live server.
 public enum Fault: String, CaseIterable, Sendable, Hashable {
-    /// The connection is refused; nothing reaches the server.
+    /// The connection is refused by the kernel (the proxy's refusing port); nothing reaches the server.
     case refused
-    /// The server handles the request, then the connection resets mid-response.
+    /// The server handles the request; the response is cut off by a TCP reset.
     case resetMidResponse
-    /// Nothing answers until the request times out; nothing reaches the server.
+    /// Nothing answers until the client's request timeout; nothing reaches the server.
     case stall
     /// A 500 with the server's error envelope, from a failing replica.
     case internalError
@@ -15,19 +17,30 @@ public enum Fault: String, CaseIterable, Sendable, Hashable {
     case unavailable
     /// A 429 with `Retry-After`.
     case rateLimited
-    /// The server answers, but only the first half of the body arrives.
+    /// The server answers; half the body arrives under the full `Content-Length`, then the connection closes.
     case truncatedBody
-    /// The server answers, but the body arrives garbled.
+    /// The server answers; every body byte arrives XOR 0x5A.
     case garbledBody
     /// The worst case: the server commits (a rotation, say) and the response is
-    /// lost; the client sees a timeout.
+    /// lost; the client meets its own request timeout.
     case lostResponse
 
-    /// Whether the request reaches the server before the fault.
-    public var reachesServer: Bool {
+    /// What the proxy does; nil for `refused`, which never reaches the proxy.
+    var proxyFault: ProxyFault? {
         switch self {
-        case .resetMidResponse, .truncatedBody, .garbledBody, .lostResponse: true
-        case .refused, .stall, .internalError, .badGateway, .unavailable, .rateLimited: false
+        case .refused: nil
+        case .resetMidResponse: .resetMidResponse
+        case .stall: .stall
+        case .internalError: .internalServerError
+        case .badGateway: .badGateway
+        case .unavailable: .serviceUnavailable
+        case .rateLimited: .tooManyRequests(retryAfter: 7)
+        case .truncatedBody: .truncateBody
+        case .garbledBody: .garbleBody
+        case .lostResponse: .loseResponse
         }
     }
+
+    /// Whether the request reaches the server before the fault.
+    public var reachesServer: Bool { proxyFault?.forwards ?? false }
 }

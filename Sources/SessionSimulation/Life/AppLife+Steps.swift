@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import SessionCore
 import SessionKit
+import SessionKitFaultProxy
 import SessionKitTesting
 import SessionServer
 
@@ -16,11 +17,11 @@ extension AppLife {
         let transport = MiddlewareTransport(
             base: world.transport,
             middlewares: [
-                ChaosMiddleware(network: network, process: process),
+                ChaosMiddleware(network: network, process: process, proxy: world.proxy),
                 ServerDateMiddleware(serverClock: world.serverClock),
             ])
         let configuration = SessionClientConfiguration(
-            backend: .goTrue(url: world.baseURL, apiKey: "anon-key"),
+            backend: .goTrue(url: world.proxy.url, apiKey: "anon-key"),
             store: ProcessStore(
                 directory: directory, process: process, dropsWrites: parameters.sabotage == .storeDropsWrites),
             clock: deviceClock, transport: transport, launchValidation: validation,
@@ -123,7 +124,7 @@ extension AppLife {
 
     func makeRequest() -> URLRequest {
         let path = random.chance(0.5) ? "v1/activities" : "auth/v1/user"
-        return URLRequest(url: world.baseURL.appendingPathComponent(path))
+        return URLRequest(url: world.proxy.url.appendingPathComponent(path))
     }
 
     static func request(_ client: SessionClient, _ request: URLRequest) async -> RequestOutcome {

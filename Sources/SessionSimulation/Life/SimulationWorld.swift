@@ -4,17 +4,22 @@ import FoundationNetworking
 #endif
 import Logging
 import SessionKit
+import SessionKitFaultProxy
 import SessionKitTesting
 import SessionServer
 
-/// One live auth server on loopback, on its own manual clock, that a group
-/// of lives uses one after another (each life starts where the last ended).
+/// One live auth server on loopback, on its own manual clock, behind a fault
+/// proxy, that a group of lives uses one after another (each life starts
+/// where the last ended).
 struct SimulationWorld: Sendable {
     let server: AuthServer
     let serverClock: ManualClock
-    let baseURL: URL
+    /// The server itself, for what happens on other devices (no faults).
+    let serverURL: URL
+    /// The proxy in front of the server: where the simulated apps send everything.
+    let proxy: FaultProxy
     /// Shared by every simulated process, as the loopback connection pool;
-    /// faults are injected above it.
+    /// faults are drawn above it and injected by the proxy below it.
     let transport: URLSessionTransport
     let logger: Logger
 
@@ -23,7 +28,7 @@ struct SimulationWorld: Sendable {
     func otherDevice() -> SessionClient {
         SessionClient(
             configuration: SessionClientConfiguration(
-                backend: .goTrue(url: baseURL, apiKey: "anon-key"), store: InMemorySessionStore(), clock: serverClock,
+                backend: .goTrue(url: serverURL, apiKey: "anon-key"), store: InMemorySessionStore(), clock: serverClock,
                 transport: MiddlewareTransport(base: transport, middlewares: [ServerDateMiddleware(serverClock: serverClock)]),
                 launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: logger))
     }
