@@ -13,7 +13,10 @@ struct Exchange {
     ) async throws -> ProxyConnection.Next {
         var head = requestHead
         head.headers.remove(name: FaultProxy.faultHeader)
-        let fault = context.plan.decide(requestHead)
+        let fault = context.plan.decide(
+            ProxyRequest(
+                method: requestHead.method.rawValue, target: requestHead.uri,
+                headers: requestHead.headers.map { (name: $0.name, value: $0.value) }))
         context.count { statistics in
             statistics.requests += 1
             if let fault { statistics.faults[fault.name, default: 0] += 1 }

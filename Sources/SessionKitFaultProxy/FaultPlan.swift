@@ -1,12 +1,11 @@
 import NIOConcurrencyHelpers
-import NIOHTTP1
 
 /// Decides, request by request, which fault (if any) the proxy injects.
 public struct FaultPlan: Sendable {
-    let decide: @Sendable (HTTPRequestHead) -> ProxyFault?
+    let decide: @Sendable (ProxyRequest) -> ProxyFault?
 
     /// Decides with `decide`, called once per request the proxy receives.
-    public init(_ decide: @escaping @Sendable (HTTPRequestHead) -> ProxyFault?) {
+    public init(_ decide: @escaping @Sendable (ProxyRequest) -> ProxyFault?) {
         self.decide = decide
     }
 
@@ -16,8 +15,8 @@ public struct FaultPlan: Sendable {
     /// The client names the fault in the `x-fault-proxy` request header
     /// (`FaultProxy.faultHeader`), which the proxy strips before forwarding.
     /// Lets a client-side harness draw faults from its own seeded generator.
-    public static let fromHeader = FaultPlan { head in
-        head.headers.first(name: FaultProxy.faultHeader).flatMap { ProxyFault.named[$0] }
+    public static let fromHeader = FaultPlan { request in
+        request.header(FaultProxy.faultHeader).flatMap { ProxyFault.named[$0] }
     }
 
     /// The faults in order, one per request (`nil` passes one through); then none.

@@ -5,7 +5,7 @@ import Testing
 /// under every injected fault. The full-size figures are in docs/RELIABILITY.md.
 struct ChaosSimulationTests {
     @Test func twoHundredLivesKeepEveryInvariant() async throws {
-        var parameters = SimulationParameters(lives: 200, days: 30, seed: 20_261_122)
+        var parameters = SimulationParameters(lives: 200, days: 30, seed: 20_261_122, parallelism: 16)
         // CI budget: fewer uses than the published run, with more faults per request.
         parameters.usesPerDay = 0.75
         parameters.faultRate = 0.15
