@@ -151,6 +151,8 @@ let package = Package(
             dependencies: ["SessionSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
+        // Child processes for the tests that run built executables (test support only; Foundation only).
+        .target(name: "ProcessTesting", path: "Tests/Support/ProcessTesting", swiftSettings: swiftSettings),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SessionKitTests",
@@ -160,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "SessionServerTests",
             dependencies: [
-                "SessionServer", "SessionCore", "SessionKitTesting",
+                "SessionServer", "SessionCore", "SessionKitTesting", "ProcessTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
@@ -168,7 +170,7 @@ let package = Package(
         // Runs the built `sessionctl` and `auth-server` binaries as subprocesses.
         .testTarget(
             name: "SessionCtlTests",
-            dependencies: ["SessionCore", "SessionKit"],
+            dependencies: ["SessionCore", "SessionKit", "ProcessTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -182,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProcessTests",
-            dependencies: ["SessionKit", "SessionCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SessionKit", "SessionCore", "ProcessTesting", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTesting
 import SessionKit
 import Testing
 
@@ -19,12 +20,12 @@ struct CrashWriteTests {
 
         for round in 1...kills {
             let probe = try ChildProcess(
-                Binaries.storeProbe, ["write-loop", storeDirectory.path],
-                outputPath: folder.appendingPathComponent("probe.log").path)
+                executable: Binaries.storeProbe, arguments: ["write-loop", storeDirectory.path],
+                output: .merged(folder.appendingPathComponent("probe.log").path))
             try await probe.waitForOutput("ready")
             // A random moment within the next few writes (each is a handful of fsyncs).
             try await Task.sleep(for: .microseconds(Int.random(in: 0..<30_000, using: &random)))
-            let code = probe.kill()
+            let code = probe.killAndReap()
             let output = probe.output
             #expect(code == 128 + SIGKILL, "round \(round): the probe failed on its own:\n\(output.suffix(500))")
             let log = ProbeLog(output)
@@ -53,10 +54,10 @@ struct CrashWriteTests {
         // One more writer, killed after its first commit: a save removes the
         // temporary files of writers that died, so at most the last one's is left.
         let last = try ChildProcess(
-            Binaries.storeProbe, ["write-loop", storeDirectory.path],
-            outputPath: folder.appendingPathComponent("probe.log").path)
+            executable: Binaries.storeProbe, arguments: ["write-loop", storeDirectory.path],
+            output: .merged(folder.appendingPathComponent("probe.log").path))
         try await last.waitForOutput("committed")
-        last.kill()
+        last.killAndReap()
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: storeDirectory.path)
             .filter { $0.hasSuffix(".tmp") }.count
         #expect(leftovers <= 1, "\(leftovers) temporary files (each a copy of the tokens) were left behind")

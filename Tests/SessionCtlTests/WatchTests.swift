@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTesting
 import SessionCore
 import Testing
 
@@ -88,19 +89,19 @@ extension SessionCtlTests {
             }
         }
 
-        /// Polls `watch`'s JSON lines until one matches (at most 20 s; a child
-        /// process runs on real time, there is no clock to advance).
+        /// Polls `watch`'s JSON lines until one matches (at most 20 s); returns them all.
         static func waitForLine(
             in child: ChildProcess, where matches: ([String: JSONValue]) -> Bool
         ) async throws -> [[String: JSONValue]] {
-            for _ in 0..<400 {
-                let lines = try child.stdout.split(separator: "\n").map {
+            try await child.waitFor("matching JSON line", limit: .seconds(20)) {
+                // Whole lines only: the last one may be half written.
+                let stdout = child.stdout
+                let whole = stdout[..<(stdout.lastIndex(of: "\n") ?? stdout.startIndex)]
+                let lines = try whole.split(separator: "\n").map {
                     try WireCoding.decoder().decode([String: JSONValue].self, from: Data($0.utf8))
                 }
-                if lines.contains(where: matches) { return lines }
-                try await Task.sleep(for: .milliseconds(50))
+                return lines.contains(where: matches) ? lines : nil
             }
-            throw HarnessError("no matching line from watch:\n\(child.stdout)\n\(child.stderr)")
         }
     }
 }

@@ -2,12 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ProcessTesting
 
 /// A live `auth-server` on a free port with its own SQLite file.
 final class AuthServerProcess: Sendable {
@@ -27,23 +22,13 @@ final class AuthServerProcess: Sendable {
                 "serve", "--port", String(requestedPort), "--database", directory + "/auth.sqlite",
                 "--access-token-ttl", String(accessTokenTTL), "--leeway", "1",
             ],
-            environment: ["PATH": "/usr/bin:/bin", "HOME": directory], logDirectory: directory)
+            environment: ["PATH": "/usr/bin:/bin", "HOME": directory],
+            output: .separate(in: directory, for: Binaries.authServer))
         self.process = process
-        var port: Int?
-        for _ in 0..<600 where port == nil {
-            let log = process.stdout + process.stderr
-            if let range = log.range(of: "listening on 127.0.0.1:") {
-                port = Int(log[range.upperBound...].prefix { $0.isNumber })
-            } else {
-                // Another process is starting up: poll, there is no clock to advance.
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        port = try await process.waitFor("\"listening on\" line") {
+            let log = process.output
+            return log.range(of: "listening on 127.0.0.1:").flatMap { Int(log[$0.upperBound...].prefix { $0.isNumber }) }
         }
-        guard let port else {
-            process.killAndReap()
-            throw HarnessError("auth-server did not start:\n\(process.stdout)\n\(process.stderr)")
-        }
-        self.port = port
     }
 
     /// Every refresh the server answered, whatever the outcome, from `/metrics`.
@@ -56,13 +41,12 @@ final class AuthServerProcess: Sendable {
             .reduce(0) { $0 + Int($1) }
     }
 
-    /// SIGTERM, then SIGKILL if it lingers; always reaped.
+    /// SIGTERM, then SIGKILL if it lingers (10 s); always reaped.
     func stop() async {
-        process.send(SIGTERM)
         do {
-            _ = try await process.wait(limit: .seconds(10))
+            _ = try await process.terminate(limit: .seconds(10))
         } catch {
-            // `wait` already killed and reaped it; a slow shutdown is not what these tests check.
+            // `terminate` already killed and reaped it; a slow shutdown is not what these tests check.
         }
     }
 }

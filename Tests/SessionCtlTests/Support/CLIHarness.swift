@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTesting
 import SessionCore
 import Testing
 
@@ -48,7 +49,8 @@ struct CLIHarness: Sendable {
         }
         return try ChildProcess(
             executable: Binaries.sessionctl, arguments: arguments,
-            environment: environment.merging(extra) { $1 }, logDirectory: directory, stdinPath: stdinPath)
+            environment: environment.merging(extra) { $1 }, standardInput: stdinPath,
+            output: .separate(in: directory, for: Binaries.sessionctl))
     }
 
     /// Runs `sessionctl` to completion.

@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Starts a child with `posix_spawn`, the one way to control its signal state.
+///
+/// Foundation's `Process` starts children with SIGTERM blocked (PLATFORM.md),
+/// and a child also inherits the test runner's mask and ignored signals: a
+/// graceful-shutdown test would then prove nothing. So the child gets an empty
+/// signal mask and the default dispositions of SIGTERM and SIGINT.
+enum PosixSpawn {
+    static func spawn(
+        executable: String, arguments: [String], environment: [String: String]?, workingDirectory: String?,
+        standardInput: String, output: ChildProcess.Output
+    ) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGTERM)
+        sigaddset(&defaults, SIGINT)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let stderrPath = output.stderrPath {
+            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        // Last, so that the paths above stay relative to the test's own directory.
+        if let workingDirectory {
+            let status = addChdir(&actions, workingDirectory)
+            guard status == 0 else { throw ChildProcessError.spawnFailed(executable, errno: status) }
+        }
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status: Int32
+        if let environment {
+            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { envp.forEach { free($0) } }
+            status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        } else {
+            status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        }
+        guard status == 0 else { throw ChildProcessError.spawnFailed(executable, errno: status) }
+        return child
+    }
+
+    /// `posix_spawn_file_actions_addchdir_np`: Darwin declares it; glibc (2.29+)
+    /// only under `_GNU_SOURCE`, which Swift's Glibc module does not define, so
+    /// there it is looked up at run time. Returns an errno value, 0 on success.
+    private static func addChdir(_ actions: inout posix_spawn_file_actions_t, _ path: String) -> Int32 {
+        #if canImport(Darwin)
+        return posix_spawn_file_actions_addchdir_np(&actions, path)
+        #else
+        typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np") else { return ENOSYS }
+        return unsafeBitCast(symbol, to: AddChdir.self)(&actions, path)
+        #endif
+    }
+}
