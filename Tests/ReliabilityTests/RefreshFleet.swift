@@ -53,16 +53,45 @@ final class RefreshFleet: @unchecked Sendable {
         }
     }
 
+    /// What a burst of refreshes came to.
+    struct Tally: Sendable {
+        var succeeded = 0
+        /// Failed and the session was kept (the database was down): expected.
+        var transient = 0
+        /// Transient failures by kind (`server` is the 503, `network` a dropped or timed-out request).
+        var transientKinds: [String: Int] = [:]
+        /// Failed any other way: a defect.
+        var other: [String] = []
+
+        static func + (lhs: Tally, rhs: Tally) -> Tally {
+            Tally(
+                succeeded: lhs.succeeded + rhs.succeeded, transient: lhs.transient + rhs.transient,
+                transientKinds: lhs.transientKinds.merging(rhs.transientKinds, uniquingKeysWith: +),
+                other: lhs.other + rhs.other)
+        }
+    }
+
     /// Each client refreshes `times` times; transient failures (the database is down) are expected.
-    func refreshRepeatedly(times: Int) async throws {
-        await withTaskGroup(of: Void.self) { group in
+    func refreshRepeatedly(times: Int) async -> Tally {
+        await withTaskGroup(of: Tally.self) { group in
             for client in clients {
                 group.addTask {
+                    var tally = Tally()
                     for _ in 0..<times {
-                        do { _ = try await client.refresh() } catch {}
+                        do {
+                            _ = try await client.refresh()
+                            tally.succeeded += 1
+                        } catch let error as SessionError where error.isTransient {
+                            tally.transient += 1
+                            tally.transientKinds[error.kindName, default: 0] += 1
+                        } catch {
+                            tally.other.append(String(describing: error))
+                        }
                     }
+                    return tally
                 }
             }
+            return await group.reduce(Tally(), +)
         }
     }
 
@@ -103,5 +132,14 @@ final class RefreshFleet: @unchecked Sendable {
         var total = 0
         for listener in listeners { total += await listener.value }
         return total
+    }
+}
+
+extension SessionError {
+    /// `server` for `SessionError.server: …`: the kind without the message.
+    var kindName: String {
+        let text = String(describing: self)
+        let head = text.prefix { $0 != ":" }
+        return String(head.split(separator: ".").last ?? head[...])
     }
 }
