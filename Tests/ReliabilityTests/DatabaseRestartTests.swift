@@ -25,23 +25,11 @@ struct DatabaseRestartTests {
     static let postgresURL = ProcessInfo.processInfo.environment["SESSIONKIT_TEST_POSTGRES_URL"]
 
     @Test func droppedDatabaseConnectionsUnderRefreshLoadLeaveEveryClientSignedIn() async throws {
-        guard let base = Self.postgresURL else {
-            print("⚠️ SESSIONKIT_TEST_POSTGRES_URL is not set: the database restart test is skipped (run `eval \"$(bash .ci/postgres.sh)\"`).")
-            return
-        }
-        let schema = "rel_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         let clock = ManualClock()
-        var configuration = AuthServerConfiguration.testing(
-            clock: clock, database: .postgres(url: base + (base.contains("?") ? "&" : "?") + "schema=" + schema))
-        configuration.tokenRequestsPerMinutePerIP = 1_000_000
-        let quiet = {
-            var logger = Logger(label: "restart-test")
-            logger.logLevel = .critical
-            return logger
-        }()
-        let server = try await AuthServer(configuration: configuration, logger: quiet)
+        guard let configuration = Self.configuration(clock: clock) else { return }
+        let server = try await AuthServer(configuration: configuration, logger: Self.quiet)
         try await server.withRunningServer { baseURL in
-            let fleet = RefreshFleet(baseURL: baseURL, clock: clock, logger: quiet)
+            let fleet = RefreshFleet(baseURL: baseURL, clock: clock, logger: Self.quiet)
             try await fleet.signUp(count: 6)
 
             var terminated = 0
@@ -56,33 +44,85 @@ struct DatabaseRestartTests {
                 }
                 tally = tally + (await load)
             }
-            print(
-                "DatabaseRestartTests: \(terminated) backends terminated; refreshes: \(tally.succeeded) succeeded, "
-                    + "\(tally.transient) failed transiently \(tally.transientKinds.sorted { $0.key < $1.key }), "
-                    + "\(tally.other.count) failed otherwise")
+            print("DatabaseRestartTests: \(terminated) backends terminated; refreshes: \(tally)")
             #expect(terminated > 0, "the test must really drop connections")
             #expect(tally.other.isEmpty, "refreshes failed other than transiently: \(tally.other.prefix(3))")
             // The server answers 503 at once; a client-side timeout means a request hung on a dropped connection.
             #expect(tally.transientKinds["network"] == nil, "requests timed out: the server hung on a dropped connection")
+            try await Self.expectEveryoneSignedIn(fleet, store: server.store)
+        }
+    }
 
-            // Every client is still signed in and can still refresh.
-            try await fleet.refreshUntilSuccess()
-            for client in fleet.clients { #expect(client.currentState.isSignedIn) }
-            let sessionIDs = try await fleet.sessionIDs()
-            #expect(sessionIDs.count == fleet.clients.count)
-            await fleet.shutdown()
-            #expect(await fleet.logouts() == 0)
+    /// The auth server itself stops (graceful shutdown) and a new one starts on
+    /// the same port and database while clients refresh: requests in the gap
+    /// fail as `network` errors, nobody is signed out, no family is half-rotated.
+    @Test func restartingTheAuthServerUnderRefreshLoadLeavesEveryClientSignedIn() async throws {
+        let clock = ManualClock()
+        guard var configuration = Self.configuration(clock: clock) else { return }
+        let first = try await AuthServer(configuration: configuration, logger: Self.quiet)
+        let gate = RefreshFleet.LoadGate()
+        let (fleet, load) = try await first.withRunningServer { baseURL in
+            let fleet = RefreshFleet(baseURL: baseURL, clock: clock, logger: Self.quiet)
+            try await fleet.signUp(count: 6)
+            let load = Task { await fleet.refreshUntilStopped(gate) }
+            // Stop the server mid-load: after some refreshes have gone through it.
+            await gate.waitForSuccesses(12)
+            return (fleet, load)
+        }
+        guard let port = fleet.baseURL.port else { throw URLError(.badURL) }
+        let beforeRestart = await gate.successes
+        configuration.port = port
+        let second = try await AuthServer(configuration: configuration, logger: Self.quiet)
+        try await second.withRunningServer { _ in
+            await gate.waitForSuccesses(beforeRestart + 12)
+            await gate.stop()
+            let tally = await load.value
+            print("DatabaseRestartTests: auth server restarted on port \(port); refreshes: \(tally)")
+            #expect(tally.transientKinds["network", default: 0] > 0, "the restart must really interrupt refreshes")
+            #expect(tally.other.isEmpty, "refreshes failed other than transiently: \(tally.other.prefix(3))")
+            try await Self.expectEveryoneSignedIn(fleet, store: second.store)
+        }
+    }
 
-            // Server truth: one active token per family, chained, no family revoked.
-            for sessionID in sessionIDs {
-                let session = try #require(try await server.store.session(id: sessionID))
-                #expect(!session.isRevoked, "family \(sessionID.prefix(8)) revoked: \(session.revokedReason ?? "")")
-                let tokens = try await server.store.refreshTokens(sessionID: sessionID)
-                let active = tokens.filter { $0.rotatedAt == nil }
-                #expect(active.count == 1, "family \(sessionID.prefix(8)) has \(active.count) active tokens")
-                #expect(active.first?.tokenHash == session.activeTokenHash)
-                #expect(tokens.filter { $0.rotatedAt != nil }.allSatisfy { $0.successorHash != nil })
-            }
+    // MARK: Support
+
+    static let quiet = {
+        var logger = Logger(label: "restart-test")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// A server on a fresh schema, or `nil` (test skipped, reason printed) without PostgreSQL.
+    static func configuration(clock: ManualClock) -> AuthServerConfiguration? {
+        guard let base = postgresURL else {
+            print("⚠️ SESSIONKIT_TEST_POSTGRES_URL is not set: the database restart test is skipped (run `eval \"$(bash .ci/postgres.sh)\"`).")
+            return nil
+        }
+        let schema = "rel_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        var configuration = AuthServerConfiguration.testing(
+            clock: clock, database: .postgres(url: base + (base.contains("?") ? "&" : "?") + "schema=" + schema))
+        configuration.tokenRequestsPerMinutePerIP = 1_000_000
+        return configuration
+    }
+
+    /// Every client is still signed in and can refresh; on the server, each
+    /// family has exactly one active token, chained, and none is revoked.
+    static func expectEveryoneSignedIn(_ fleet: RefreshFleet, store: AuthStore) async throws {
+        try await fleet.refreshUntilSuccess()
+        for client in fleet.clients { #expect(client.currentState.isSignedIn) }
+        let sessionIDs = try await fleet.sessionIDs()
+        #expect(sessionIDs.count == fleet.clients.count)
+        await fleet.shutdown()
+        #expect(await fleet.logouts() == 0)
+
+        for sessionID in sessionIDs {
+            let session = try #require(try await store.session(id: sessionID))
+            #expect(!session.isRevoked, "family \(sessionID.prefix(8)) revoked: \(session.revokedReason ?? "")")
+            let tokens = try await store.refreshTokens(sessionID: sessionID)
+            let active = tokens.filter { $0.rotatedAt == nil }
+            #expect(active.count == 1, "family \(sessionID.prefix(8)) has \(active.count) active tokens")
+            #expect(active.first?.tokenHash == session.activeTokenHash)
+            #expect(tokens.filter { $0.rotatedAt != nil }.allSatisfy { $0.successorHash != nil })
         }
     }
 
