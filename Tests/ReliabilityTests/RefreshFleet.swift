@@ -53,16 +53,101 @@ final class RefreshFleet: @unchecked Sendable {
         }
     }
 
+    /// What a burst of refreshes came to.
+    struct Tally: Sendable, CustomStringConvertible {
+        var succeeded = 0
+        /// Failed and the session was kept (the database was down): expected.
+        var transient = 0
+        /// Transient failures by kind (`server` is the 503, `network` a dropped or timed-out request).
+        var transientKinds: [String: Int] = [:]
+        /// Failed any other way: a defect.
+        var other: [String] = []
+
+        var description: String {
+            "\(succeeded) succeeded, \(transient) failed transiently "
+                + "\(transientKinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }), "
+                + "\(other.count) failed otherwise"
+        }
+
+        mutating func record(_ outcome: Result<Void, SessionError>) {
+            switch outcome {
+            case .success: succeeded += 1
+            case .failure(let error) where error.isTransient:
+                transient += 1
+                transientKinds[error.kindName, default: 0] += 1
+            case .failure(let error): other.append(String(describing: error))
+            }
+        }
+
+        static func + (lhs: Tally, rhs: Tally) -> Tally {
+            Tally(
+                succeeded: lhs.succeeded + rhs.succeeded, transient: lhs.transient + rhs.transient,
+                transientKinds: lhs.transientKinds.merging(rhs.transientKinds, uniquingKeysWith: +),
+                other: lhs.other + rhs.other)
+        }
+    }
+
     /// Each client refreshes `times` times; transient failures (the database is down) are expected.
-    func refreshRepeatedly(times: Int) async throws {
-        await withTaskGroup(of: Void.self) { group in
+    func refreshRepeatedly(times: Int) async -> Tally {
+        await withTaskGroup(of: Tally.self) { group in
             for client in clients {
                 group.addTask {
-                    for _ in 0..<times {
-                        do { _ = try await client.refresh() } catch {}
-                    }
+                    var tally = Tally()
+                    for _ in 0..<times { tally.record(await Self.refresh(client)) }
+                    return tally
                 }
             }
+            return await group.reduce(Tally(), +)
+        }
+    }
+
+    /// Starts and stops a load, and counts its successes as they happen.
+    actor LoadGate {
+        private(set) var successes = 0
+        private(set) var isStopped = false
+
+        func stop() { isStopped = true }
+        func succeeded() { successes += 1 }
+
+        /// Returns once at least `count` refreshes have succeeded in all.
+        func waitForSuccesses(_ count: Int) async {
+            while successes < count {
+                // Waiting on other tasks' network round trips: no clock to advance.
+                do { try await Task.sleep(nanoseconds: 5_000_000) } catch { return }
+            }
+        }
+    }
+
+    /// Every client refreshes in a loop until `gate` is stopped; failures
+    /// (the server is down) are tallied and the loop goes on.
+    func refreshUntilStopped(_ gate: LoadGate) async -> Tally {
+        await withTaskGroup(of: Tally.self) { group in
+            for client in clients {
+                group.addTask {
+                    var tally = Tally()
+                    while await !gate.isStopped {
+                        let outcome = await Self.refresh(client)
+                        tally.record(outcome)
+                        if case .success = outcome {
+                            await gate.succeeded()
+                        } else {
+                            // Connection refused answers at once: do not spin while the server is down.
+                            do { try await Task.sleep(nanoseconds: 10_000_000) } catch { break }
+                        }
+                    }
+                    return tally
+                }
+            }
+            return await group.reduce(Tally(), +)
+        }
+    }
+
+    private static func refresh(_ client: SessionClient) async -> Result<Void, SessionError> {
+        do {
+            _ = try await client.refresh()
+            return .success(())
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -103,5 +188,14 @@ final class RefreshFleet: @unchecked Sendable {
         var total = 0
         for listener in listeners { total += await listener.value }
         return total
+    }
+}
+
+extension SessionError {
+    /// `server` for `SessionError.server: …`: the kind without the message.
+    var kindName: String {
+        let text = String(describing: self)
+        let head = text.prefix { $0 != ":" }
+        return String(head.split(separator: ".").last ?? head[...])
     }
 }

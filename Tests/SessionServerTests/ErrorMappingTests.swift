@@ -18,11 +18,26 @@ struct ErrorMappingTests {
         let metrics = ServerMetrics()
         router.group("v1").add(middleware: GatewayErrorMiddleware(metrics: metrics))
             .get("boom") { _, _ -> String in throw LeakyError() }
+            .get("db-down") { _, _ -> String in throw AuthError.databaseUnavailable }
         router.group("auth/v1").add(middleware: GoTrueErrorMiddleware(metrics: metrics))
             .get("boom") { _, _ -> String in throw LeakyError() }
+            .get("db-down") { _, _ -> String in throw AuthError.databaseUnavailable }
         var quiet = Logger(label: "quiet")
         quiet.logLevel = .critical
         return Application(router: router, logger: quiet)
+    }
+
+    @Test func answersAnUnavailableDatabaseAsATransient503WithRetryAfter() async throws {
+        try await app().test(.router) { client in
+            let gateway = try await client.execute(uri: "/v1/db-down", method: .get)
+            #expect(gateway.status == .serviceUnavailable)
+            #expect(gateway.headers[.retryAfter] == "1")
+            #expect(ServerErrorBody.parse(Data(gateway.body.readableBytesView))?.code == .internal)
+            let goTrue = try await client.execute(uri: "/auth/v1/db-down", method: .get)
+            #expect(goTrue.status == .serviceUnavailable)
+            #expect(goTrue.headers[.retryAfter] == "1")
+            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueCode?.rawValue == "service_unavailable")
+        }
     }
 
     @Test func answersAGenericInternalErrorWithoutDetails() async throws {

@@ -12,7 +12,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidCredentials, userAlreadyExists, weakPassword
         case refreshTokenNotFound, refreshTokenAlreadyUsed, sessionExpired, sessionNotFound
         case authRequired, tokenExpired, sessionRevoked
-        case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure
+        case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
         case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState
     }
 
@@ -113,6 +113,11 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A callback whose `state` this server never issued (nowhere safe to redirect to).
     public static let badOAuthState = AuthError(
         .badOAuthState, "OAuth callback with missing or invalid state parameter. Please start the sign-in again.")
+    /// The database is unreachable or dropped the connection (restart, failover):
+    /// transient, answered 503 with `Retry-After`, so clients keep the session and retry.
+    public static let databaseUnavailable = AuthError(
+        .databaseUnavailable, "The service is briefly unavailable. You are still signed in; please try again in a moment.",
+        retryAfter: 1)
     /// A server fault; the message is generic on purpose.
     public static let internalFailure = AuthError(.internalFailure, "Something went wrong on our side. Please try again.")
 }

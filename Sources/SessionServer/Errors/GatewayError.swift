@@ -49,6 +49,9 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .tooManyRequests, code: .rateLimited, headers: headers)
         case .internalFailure:
             self.init(status: .internalServerError, code: .internal)
+        case .databaseUnavailable:
+            headers[.retryAfter] = String(error.retryAfter ?? 1)
+            self.init(status: .serviceUnavailable, code: .internal, message: error.message, headers: headers)
         }
     }
 

@@ -56,6 +56,9 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .providerDisabled: (status, code) = (.badRequest, .providerDisabled)
         case .badOAuthState: (status, code) = (.badRequest, .badOAuthState)
         case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)
+        case .databaseUnavailable:
+            (status, code) = (.serviceUnavailable, GoTrueErrorCode("service_unavailable"))
+            if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
         }
         let message: String
         switch error.kind {

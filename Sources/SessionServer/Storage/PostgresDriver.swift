@@ -41,20 +41,46 @@ final class PostgresDriver: DatabaseDriver {
         self.logger = logger
     }
 
+    /// Runs `body` in one transaction on a pooled connection.
+    ///
+    /// - Throws: what `body` threw (a domain error stays itself), or
+    ///   ``AuthError/databaseUnavailable`` when the connection is lost or
+    ///   cannot be made: the caller answers 503 and the client retries.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await body(connection.sql())
+            return try await client.withConnection { connection in
+                try await Self.transaction(on: LiveConnectionDatabase(connection: connection), body)
             }
-        } catch let error as PostgresTransactionError {
-            // postgres-nio wraps what the body threw; callers need the domain
-            // error itself (an AuthError must not turn into a 500).
-            if let rollbackError = error.rollbackError {
-                logger.error("PostgreSQL rollback failed", metadata: ["error.type": "\(type(of: rollbackError))"])
+        } catch let error as AuthError {
+            throw error
+        } catch let error where DatabaseUnavailableError.isConnectionLoss(error) {
+            // The type only: an error's description may hold SQL or a bound value.
+            logger.warning("The database is unavailable", metadata: ["error.type": "\(type(of: error))"])
+            throw AuthError.databaseUnavailable
+        }
+    }
+
+    /// BEGIN, `body`, COMMIT; ROLLBACK when `body` throws. Every statement,
+    /// these three included, goes through ``LiveConnectionDatabase`` so none
+    /// can hang on a connection that closed mid-transaction.
+    private static func transaction<T: Sendable>(
+        on db: LiveConnectionDatabase, _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await db.raw("BEGIN").run()
+        let value: T
+        do {
+            value = try await body(db)
+        } catch {
+            do {
+                try await db.raw("ROLLBACK").run()
+            } catch {
+                // The connection is gone or broken; PostgreSQL rolls back on its own when it closes.
+                db.logger.notice("PostgreSQL rollback failed", metadata: ["error.type": "\(type(of: error))"])
             }
-            if let closureError = error.closureError { throw closureError }
             throw error
         }
+        try await db.raw("COMMIT").run()
+        return value
     }
 
     func run() async throws {
