@@ -45,7 +45,8 @@ extension AuthStore {
         let flavor = driver.flavor
         try await driver.transaction { db in
             if flavor == .postgres {
-                try await db.raw("SELECT pg_advisory_xact_lock(73616574)").run()
+                // Keyed by the schema in use, like the migrations' lock (Migrations.lockStatement).
+                try await db.raw("SELECT pg_advisory_xact_lock(hashtext('sessionkit-keys:' || current_schema()))").run()
             }
             let existing = try await db.raw("SELECT kid FROM signing_keys WHERE retired_at IS NULL").first()
             guard existing == nil else { return }

@@ -81,13 +81,23 @@ enum Migrations {
         ]
     }
 
+    /// The lock replicas migrating one schema take turns on.
+    ///
+    /// Keyed by schema (`public` when the URL names none): servers of other
+    /// schemas on the same database, such as other tenants or parallel test
+    /// runs, never queue behind a slow migration that is not theirs. Found when
+    /// a migration stalled mid-transaction held up every server on the database.
+    static func lockStatement(schema: String?) -> SQLQueryString {
+        "SELECT pg_advisory_xact_lock(hashtext(\(bind: "sessionkit-migrations:" + (schema ?? "public"))))"
+    }
+
     /// Applies every step not yet recorded, in one transaction.
     static func run(on driver: any DatabaseDriver, schema: String?) async throws -> Int {
         let flavor = driver.flavor
         return try await driver.transaction { db in
             if flavor == .postgres {
                 // Two replicas starting together take turns here.
-                try await db.raw("SELECT pg_advisory_xact_lock(73616573)").run()
+                try await db.raw(lockStatement(schema: schema)).run()
                 if let schema {
                     try await db.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
                 }
