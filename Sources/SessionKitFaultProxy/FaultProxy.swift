@@ -88,6 +88,14 @@ public final class FaultProxy: Sendable {
         self.acceptLoop = acceptLoop
     }
 
+    /// Points new client connections at another server (a restarted one on a
+    /// new port, say); open connections stay with the old one until it closes
+    /// them, as they would behind a real load balancer.
+    public func setUpstream(_ upstream: URL) throws {
+        guard let host = upstream.host, let port = upstream.port else { throw FaultProxyError.upstreamWithoutHostAndPort(upstream) }
+        context.upstream = (host, port)
+    }
+
     /// What the proxy has seen so far.
     public var statistics: ProxyStatistics { context.statistics }
 

@@ -66,9 +66,10 @@ struct ProxyConnection: Sendable {
     }
 
     private func connectUpstream() async throws -> Upstream {
-        try await ClientBootstrap(group: context.group)
+        let upstream = context.upstream
+        return try await ClientBootstrap(group: context.group)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-            .connect(host: context.upstreamHost, port: context.upstreamPort) { channel in
+            .connect(host: upstream.host, port: upstream.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     return try Upstream(wrappingChannelSynchronously: channel)

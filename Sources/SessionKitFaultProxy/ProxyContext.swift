@@ -4,18 +4,22 @@ import NIOCore
 /// What every connection of one proxy shares: where to forward, the plan, the
 /// statistics and the open connections (so shutdown can close stalled ones).
 final class ProxyContext: Sendable {
-    let upstreamHost: String
-    let upstreamPort: Int
+    private let upstreamAddress: NIOLockedValueBox<(host: String, port: Int)>
     let plan: FaultPlan
     let group: any EventLoopGroup
     private let counters = NIOLockedValueBox(ProxyStatistics())
     private let open = NIOLockedValueBox([ObjectIdentifier: any Channel]())
 
     init(upstreamHost: String, upstreamPort: Int, plan: FaultPlan, group: any EventLoopGroup) {
-        self.upstreamHost = upstreamHost
-        self.upstreamPort = upstreamPort
+        self.upstreamAddress = NIOLockedValueBox((upstreamHost, upstreamPort))
         self.plan = plan
         self.group = group
+    }
+
+    /// Where new client connections are forwarded.
+    var upstream: (host: String, port: Int) {
+        get { upstreamAddress.withLockedValue { $0 } }
+        set { upstreamAddress.withLockedValue { $0 = newValue } }
     }
 
     var statistics: ProxyStatistics { counters.withLockedValue { $0 } }

@@ -67,7 +67,7 @@ public struct ChaosSimulation: Sendable {
                 requestTimeout: parameters.requestTimeout, resourceTimeout: parameters.requestTimeout * 3)
             let world = SimulationWorld(
                 server: server, serverClock: serverClock, serverURL: baseURL, proxy: proxy, transport: transport,
-                logger: logger)
+                cleanTransport: URLSessionTransport(), logger: logger)
             var reports: [LifeReport] = []
             do {
                 for index in lives {

@@ -6,6 +6,7 @@ import Logging
 import SQLKit
 import SessionCore
 import SessionKit
+import SessionKitFaultProxy
 import SessionKitTesting
 import SessionServer
 import SessionSimulation
@@ -54,34 +55,45 @@ struct DatabaseRestartTests {
     }
 
     /// The auth server itself stops (graceful shutdown) and a new one starts on
-    /// the same port and database while clients refresh: requests in the gap
-    /// fail as `network` errors, nobody is signed out, no family is half-rotated.
+    /// the same database while clients refresh: requests in the gap fail as
+    /// `network` errors, nobody is signed out, no family is half-rotated.
+    ///
+    /// The clients know the address of a `FaultProxy` (as they would know a load
+    /// balancer's), and the new server listens on a new port behind it: rebinding
+    /// the old port raced the clients' own connection attempts, since on Linux a
+    /// connect to a free local port can take that port itself.
     @Test func restartingTheAuthServerUnderRefreshLoadLeavesEveryClientSignedIn() async throws {
         let clock = ManualClock()
-        guard var configuration = Self.configuration(clock: clock) else { return }
+        guard let configuration = Self.configuration(clock: clock) else { return }
         let first = try await AuthServer(configuration: configuration, logger: Self.quiet)
         let gate = RefreshFleet.LoadGate()
-        let (fleet, load) = try await first.withRunningServer { baseURL in
-            let fleet = RefreshFleet(baseURL: baseURL, clock: clock, logger: Self.quiet)
+        let (fleet, load, proxy) = try await first.withRunningServer { baseURL in
+            let proxy = try await FaultProxy.start(upstream: baseURL, plan: .none)
+            let fleet = RefreshFleet(baseURL: proxy.url, clock: clock, logger: Self.quiet)
             try await fleet.signUp(count: 6)
             let load = Task { await fleet.refreshUntilStopped(gate) }
             // Stop the server mid-load: after some refreshes have gone through it.
             await gate.waitForSuccesses(12)
-            return (fleet, load)
+            return (fleet, load, proxy)
         }
-        guard let port = fleet.baseURL.port else { throw URLError(.badURL) }
         let beforeRestart = await gate.successes
-        configuration.port = port
         let second = try await AuthServer(configuration: configuration, logger: Self.quiet)
-        try await second.withRunningServer { _ in
-            await gate.waitForSuccesses(beforeRestart + 12)
-            await gate.stop()
-            let tally = await load.value
-            print("DatabaseRestartTests: auth server restarted on port \(port); refreshes: \(tally)")
-            #expect(tally.transientKinds["network", default: 0] > 0, "the restart must really interrupt refreshes")
-            #expect(tally.other.isEmpty, "refreshes failed other than transiently: \(tally.other.prefix(3))")
-            try await Self.expectEveryoneSignedIn(fleet, store: second.store)
+        do {
+            try await second.withRunningServer { newURL in
+                try proxy.setUpstream(newURL)
+                await gate.waitForSuccesses(beforeRestart + 12)
+                await gate.stop()
+                let tally = await load.value
+                print("DatabaseRestartTests: auth server restarted behind the proxy; refreshes: \(tally)")
+                #expect(tally.transientKinds["network", default: 0] > 0, "the restart must really interrupt refreshes")
+                #expect(tally.other.isEmpty, "refreshes failed other than transiently: \(tally.other.prefix(3))")
+                try await Self.expectEveryoneSignedIn(fleet, store: second.store)
+            }
+        } catch {
+            await proxy.shutdown()
+            throw error
         }
+        await proxy.shutdown()
     }
 
     // MARK: Support

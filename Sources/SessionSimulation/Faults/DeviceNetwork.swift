@@ -26,6 +26,9 @@ public final class DeviceNetwork: @unchecked Sendable {
     /// Turns fault injection off (the final check of a life runs on a clean network).
     public func setFaultRate(_ rate: Double) { lock.withLock { faultRate = rate } }
 
+    /// Whether requests may meet faults now (false on the clean network of sign-up and the final check).
+    public var injectsFaults: Bool { lock.withLock { faultRate > 0 } }
+
     /// Requests being answered right now, on any process of the device.
     public var requestsInFlight: Int { lock.withLock { inFlight } }
 

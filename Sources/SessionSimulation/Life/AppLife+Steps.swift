@@ -15,7 +15,7 @@ extension AppLife {
     func launch(validation: SessionClientConfiguration.LaunchValidation = .blocking) -> AppProcess {
         let process = SimulatedProcess()
         let transport = MiddlewareTransport(
-            base: world.transport,
+            base: DeviceTransport(network: network, faulty: world.transport, clean: world.cleanTransport),
             middlewares: [
                 ChaosMiddleware(network: network, process: process, proxy: world.proxy),
                 ServerDateMiddleware(serverClock: world.serverClock),

@@ -19,8 +19,11 @@ struct SimulationWorld: Sendable {
     /// The proxy in front of the server: where the simulated apps send everything.
     let proxy: FaultProxy
     /// Shared by every simulated process, as the loopback connection pool;
-    /// faults are drawn above it and injected by the proxy below it.
+    /// faults are drawn above it and injected by the proxy below it. Its
+    /// request timeout is short: it is what a stall costs.
     let transport: URLSessionTransport
+    /// Standard timeouts, for requests on a clean network (see `DeviceTransport`).
+    let cleanTransport: URLSessionTransport
     let logger: Logger
 
     /// A client on another device, straight to the server (no faults): signs
@@ -29,7 +32,7 @@ struct SimulationWorld: Sendable {
         SessionClient(
             configuration: SessionClientConfiguration(
                 backend: .goTrue(url: serverURL, apiKey: "anon-key"), store: InMemorySessionStore(), clock: serverClock,
-                transport: MiddlewareTransport(base: transport, middlewares: [ServerDateMiddleware(serverClock: serverClock)]),
+                transport: MiddlewareTransport(base: cleanTransport, middlewares: [ServerDateMiddleware(serverClock: serverClock)]),
                 launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: logger))
     }
 }
