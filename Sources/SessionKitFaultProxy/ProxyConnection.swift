@@ -25,8 +25,12 @@ struct ProxyConnection: Sendable {
     func run() async {
         defer { context.closed(downstream.channel) }
         do {
-            let upstream = try await connectUpstream()
+            // The upstream connection is made inside the client connection's
+            // scope: when the server is down, the client's connection must still
+            // be closed through `executeThenClose` (NIO traps on an async channel
+            // dropped without it), and the client sees it closed.
             try await downstream.executeThenClose { requests, responses in
+                let upstream = try await connectUpstream()
                 try await upstream.executeThenClose { upstreamResponses, upstreamRequests in
                     var reader = upstreamResponses.makeAsyncIterator()
                     var head: HTTPRequestHead?

@@ -64,6 +64,20 @@ struct FaultProxyTransportTests {
         }
     }
 
+    /// Regression: a client connection arriving while the upstream server was
+    /// down crashed the whole process (NIO traps on an async channel dropped
+    /// without `executeThenClose`); found by the auth-server restart test.
+    @Test func closesTheClientsConnectionWhileTheServerIsDownThenRecovers() async throws {
+        try await ProxiedServer.run { stack in
+            try stack.proxy.setUpstream(stack.proxy.refusedURL)
+            let transport = Self.transport()
+            await #expect(throws: URLError.self) { try await stack.send("/auth/v1/settings", transport: transport) }
+            try stack.proxy.setUpstream(stack.serverURL)
+            let (_, response) = try await stack.send("/auth/v1/settings", transport: transport)
+            #expect(response.statusCode == 200)
+        }
+    }
+
     @Test func garblesTheBodyButKeepsItsLength() async throws {
         try await ProxiedServer.run { stack in
             let transport = Self.transport()
