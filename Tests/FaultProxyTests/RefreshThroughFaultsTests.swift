@@ -24,7 +24,7 @@ struct RefreshThroughFaultsTests {
             $0.target.contains("grant_type=refresh_token") ? armed.take() : nil
         }) { stack in
             let client = Self.client(stack: stack, url: stack.proxy.url)
-            let events = EventRecorder(client.events)
+            let logouts = LogoutCounter(client)
             _ = try await client.restore()
             let signUp = try await client.signUp(email: "faults-\(fault.name)@proxy.test", password: "proxy-password-9")
             guard case .signedIn(let first) = signUp else {
@@ -47,7 +47,7 @@ struct RefreshThroughFaultsTests {
             #expect(tokens.filter { $0.rotatedAt == nil }.count == 1)
             #expect(stack.proxy.statistics.faults[fault.name] == 1)
             await client.shutdown()
-            #expect(await events.logouts() == 0)
+            #expect(await logouts.total() == 0)
         }
     }
 
@@ -102,25 +102,4 @@ final class ArmedFault: @unchecked Sendable {
             return armed ? fault : nil
         }
     }
-}
-
-/// Counts the logouts a client reports.
-final class EventRecorder: Sendable {
-    private let task: Task<Int, Never>
-
-    init(_ events: AsyncStream<SessionEvent>) {
-        task = Task {
-            var logouts = 0
-            for await event in events {
-                switch event {
-                case .sessionExpired, .signedOut: logouts += 1
-                default: break
-                }
-            }
-            return logouts
-        }
-    }
-
-    /// Logouts seen (call after the client's `shutdown`, which ends the stream).
-    func logouts() async -> Int { await task.value }
 }

@@ -14,7 +14,7 @@ final class RefreshFleet: @unchecked Sendable {
     let clock: ManualClock
     let logger: Logger
     private(set) var clients: [SessionClient] = []
-    private var listeners: [Task<Int, Never>] = []
+    private var listeners: [LogoutCounter] = []
     private var directories: [URL] = []
 
     init(baseURL: URL, clock: ManualClock, logger: Logger) {
@@ -34,18 +34,7 @@ final class RefreshFleet: @unchecked Sendable {
                     transport: MiddlewareTransport(
                         base: URLSessionTransport(), middlewares: [ServerDateMiddleware(serverClock: clock)]),
                     launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: logger))
-            let events = client.events
-            listeners.append(
-                Task {
-                    var logouts = 0
-                    for await event in events {
-                        switch event {
-                        case .sessionExpired, .signedOut: logouts += 1
-                        default: break
-                        }
-                    }
-                    return logouts
-                })
+            listeners.append(LogoutCounter(client))
             _ = try await client.restore()
             _ = try await client.signUp(email: "restart\(index)-\(UUID().uuidString.prefix(8))@sim.test", password: "sim-password-9")
             clients.append(client)
@@ -186,7 +175,7 @@ final class RefreshFleet: @unchecked Sendable {
     /// Logouts reported by all clients (call after `shutdown`, which ends the streams).
     func logouts() async -> Int {
         var total = 0
-        for listener in listeners { total += await listener.value }
+        for listener in listeners { total += await listener.total() }
         return total
     }
 }
