@@ -81,6 +81,7 @@ paths:
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/token:
     post:
       tags: [goTrue]
@@ -109,6 +110,7 @@ paths:
         "404": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/authorize:
     get:
       tags: [goTrue]
@@ -182,6 +184,7 @@ paths:
               schema: { $ref: "#/components/schemas/User" }
         "401": { $ref: "#/components/responses/GoTrueError" }
         "403": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
     put:
       tags: [goTrue]
       operationId: updateUser
@@ -201,6 +204,7 @@ paths:
         "403": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/logout:
     post:
       tags: [goTrue]
@@ -218,6 +222,7 @@ paths:
         "400": { $ref: "#/components/responses/GoTrueError" }
         "401": { $ref: "#/components/responses/GoTrueError" }
         "403": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /v1/auth/me:
     get:
       tags: [gateway]
@@ -230,6 +235,7 @@ paths:
               schema: { $ref: "#/components/schemas/UserEnvelope" }
         "401": { $ref: "#/components/responses/Unauthorized" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
     patch:
       tags: [gateway]
       operationId: updateMe
@@ -248,6 +254,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "413": { $ref: "#/components/responses/GatewayError" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
     delete:
       tags: [gateway]
       operationId: deleteMe
@@ -256,6 +263,7 @@ paths:
         "200": { $ref: "#/components/responses/Deleted" }
         "401": { $ref: "#/components/responses/Unauthorized" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
   /v1/sessions:
     get:
       tags: [gateway]
@@ -275,6 +283,7 @@ paths:
                     items: { $ref: "#/components/schemas/DeviceSession" }
         "401": { $ref: "#/components/responses/Unauthorized" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
   /v1/sessions/{id}:
     delete:
       tags: [gateway]
@@ -299,6 +308,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "404": { $ref: "#/components/responses/GatewayError" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
   /v1/activities:
     get:
       tags: [gateway]
@@ -318,6 +328,7 @@ paths:
                     items: { $ref: "#/components/schemas/Activity" }
         "401": { $ref: "#/components/responses/Unauthorized" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
     post:
       tags: [gateway]
       operationId: createActivity
@@ -336,6 +347,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "413": { $ref: "#/components/responses/GatewayError" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
   /v1/activities/{id}:
     get:
       tags: [gateway]
@@ -351,6 +363,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "404": { $ref: "#/components/responses/GatewayError" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
     delete:
       tags: [gateway]
       operationId: deleteActivity
@@ -361,6 +374,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "404": { $ref: "#/components/responses/GatewayError" }
         "429": { $ref: "#/components/responses/RateLimited" }
+        "503": { $ref: "#/components/responses/Unavailable" }
   /metrics:
     get:
       tags: [operations]
@@ -418,6 +432,22 @@ components:
       content:
         application/json:
           schema: { $ref: "#/components/schemas/GoTrueError" }
+    GoTrueUnavailable:
+      description: The database is unreachable (a restart or failover); transient, retry after `Retry-After` seconds. Clients keep the session.
+      headers:
+        Retry-After:
+          schema: { type: integer }
+      content:
+        application/json:
+          schema: { $ref: "#/components/schemas/GoTrueError" }
+    Unavailable:
+      description: The database is unreachable (a restart or failover); transient, retry after `Retry-After` seconds. Clients keep the session.
+      headers:
+        Retry-After:
+          schema: { type: integer }
+      content:
+        application/json:
+          schema: { $ref: "#/components/schemas/ErrorEnvelope" }
     GatewayError:
       description: An error in the gateway envelope.
       content:
