@@ -38,8 +38,10 @@ public final class FaultProxy: Sendable {
         upstream: URL, plan: FaultPlan = .fromHeader,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> FaultProxy {
-        guard let host = upstream.host, let port = upstream.port else { throw FaultProxyError.upstreamWithoutHostAndPort(upstream) }
+        let (host, port) = try address(of: upstream)
         let context = ProxyContext(upstreamHost: host, upstreamPort: port, plan: plan, group: group)
+        // Before binding: nothing to tear down if reserving the port fails.
+        let refusing = try RefusingEndpoint()
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
@@ -70,7 +72,6 @@ public final class FaultProxy: Sendable {
                 }
             }
         }
-        let refusing = try RefusingEndpoint()
         return FaultProxy(
             url: URL(string: "http://127.0.0.1:\(boundPort)")!, refusing: refusing, context: context,
             serverChannel: serverChannel, acceptLoop: acceptLoop)
@@ -92,8 +93,12 @@ public final class FaultProxy: Sendable {
     /// new port, say); open connections stay with the old one until it closes
     /// them, as they would behind a real load balancer.
     public func setUpstream(_ upstream: URL) throws {
+        context.upstream = try Self.address(of: upstream)
+    }
+
+    private static func address(of upstream: URL) throws -> (host: String, port: Int) {
         guard let host = upstream.host, let port = upstream.port else { throw FaultProxyError.upstreamWithoutHostAndPort(upstream) }
-        context.upstream = (host, port)
+        return (host, port)
     }
 
     /// What the proxy has seen so far.

@@ -33,6 +33,7 @@ struct ProxyConnection: Sendable {
                 let upstream = try await connectUpstream()
                 try await upstream.executeThenClose { upstreamResponses, upstreamRequests in
                     var reader = upstreamResponses.makeAsyncIterator()
+                    let exchange = Exchange(context: context, responses: responses, upstreamRequests: upstreamRequests)
                     var head: HTTPRequestHead?
                     var body = downstream.channel.allocator.buffer(capacity: 0)
                     var holding = false
@@ -46,8 +47,6 @@ struct ProxyConnection: Sendable {
                             body.writeBuffer(&chunk)
                         case .end:
                             guard let requestHead = head else { continue }
-                            let exchange = Exchange(
-                                context: context, responses: responses, upstreamRequests: upstreamRequests)
                             switch try await exchange.handle(requestHead, body: body, reader: &reader) {
                             case .keepAlive: head = nil
                             case .hold: holding = true

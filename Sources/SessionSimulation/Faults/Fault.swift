@@ -40,7 +40,4 @@ public enum Fault: String, CaseIterable, Sendable, Hashable {
         case .lostResponse: .loseResponse
         }
     }
-
-    /// Whether the request reaches the server before the fault.
-    public var reachesServer: Bool { proxyFault?.forwards ?? false }
 }
