@@ -61,9 +61,9 @@ public struct SessionService: Sendable {
         guard !refreshToken.isEmpty, refreshToken.utf8.count <= 512 else { throw AuthError.refreshTokenNotFound }
         let grant: RefreshGrant
         do {
-            grant = try await store.rotate(refreshToken: refreshToken, now: clock.now, policy: policy)
+            grant = try await store.rotate(
+                refreshToken: refreshToken, now: clock.now, policy: policy, onReuseDetected: metrics.reuseDetected)
         } catch let error as AuthError {
-            if error == .refreshTokenAlreadyUsed { metrics.reuseDetected() }
             metrics.refresh(outcome: error.kind.rawValue)
             throw error
         }

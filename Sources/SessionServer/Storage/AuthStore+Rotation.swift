@@ -8,6 +8,9 @@ extension AuthStore {
     private enum RotationStep: Sendable {
         case grant(RefreshGrant)
         case reject(AuthError)
+        /// This call found the reuse and revoked the family. Later tries with
+        /// any token of the family get the same error but are not new detections.
+        case revokedOnReuse
     }
 
     /// Exchanges a refresh token for its successor, in one transaction.
@@ -21,7 +24,13 @@ extension AuthStore {
     ///   ``AuthError/refreshTokenAlreadyUsed`` (reuse: the family is revoked),
     ///   ``AuthError/sessionExpired`` (inactivity or absolute cap),
     ///   ``AuthError/sessionNotFound`` (the session row is gone).
-    public func rotate(refreshToken presented: String, now: Date, policy: RotationPolicy) async throws -> RefreshGrant {
+    /// - Parameter onReuseDetected: called once, after the commit, when this
+    ///   call revoked the family for reuse (not when the family was already
+    ///   revoked), so a reuse counter counts thefts, not the tries after them.
+    public func rotate(
+        refreshToken presented: String, now: Date, policy: RotationPolicy,
+        onReuseDetected: @Sendable () -> Void = {}
+    ) async throws -> RefreshGrant {
         let presentedHash = RefreshTokenCodec.hash(presented)
         let flavor = driver.flavor
         let step: RotationStep = try await driver.transaction { db in
@@ -97,14 +106,16 @@ extension AuthStore {
                 WHERE id = \(bind: session.id)
                 """
             ).run()
-            return .reject(.refreshTokenAlreadyUsed)
+            return .revokedOnReuse
         }
         switch step {
         case .grant(let grant): return grant
-        case .reject(let error):
-            // Reuse revoked the family: stop trusting remembered "live" answers now.
-            if error == .refreshTokenAlreadyUsed { await sessionChecks.forgetAll() }
-            throw error
+        case .reject(let error): throw error
+        case .revokedOnReuse:
+            // Stop trusting remembered "live" answers for the revoked family now.
+            await sessionChecks.forgetAll()
+            onReuseDetected()
+            throw AuthError.refreshTokenAlreadyUsed
         }
     }
 
