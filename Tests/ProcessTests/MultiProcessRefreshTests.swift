@@ -19,16 +19,14 @@ struct MultiProcessRefreshTests {
     @Test func processesSharingAStoreRefreshOncePerExpiry() async throws {
         let folder = try Binaries.temporaryFolder("multi")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ChildProcess(
-            executable: Binaries.authServer,
+        let server = try await AuthServerChild(
             arguments: [
                 "serve", "--host", "127.0.0.1", "--port", "0", "--database", folder.appendingPathComponent("auth.sqlite").path,
                 "--access-token-ttl", String(Self.accessTokenTTL),
             ],
-            output: .merged(folder.appendingPathComponent("server.log").path))
-        defer { server.killAndReap() }
-        try await server.waitForOutput("listening on 127.0.0.1:")
-        let baseURL = try #require(Self.listeningURL(in: server.output))
+            directory: folder.path, output: .merged(folder.appendingPathComponent("server.log").path))
+        defer { server.kill() }
+        let baseURL = server.url
         let storeDirectory = folder.appendingPathComponent("store")
 
         let client = SessionClient(
@@ -73,18 +71,12 @@ struct MultiProcessRefreshTests {
             let counts = try await Self.refreshCounts(baseURL)
             #expect(counts == ["rotated": expiry], "expiry \(expiry): server refresh outcomes \(counts)")
         }
-        let log = server.output
+        let log = server.log
         #expect(!log.contains("refresh_token_already_used"))
         #expect(!log.contains("reuse"))
         print(
             "multi-process: \(probes) processes x \(expiries) expiries, \(expiries) refreshes on the server "
                 + "(1 per expiry), \(adopted) adoptions of another process's refresh, 0 reuse errors")
-    }
-
-    static func listeningURL(in log: String) -> URL? {
-        guard let range = log.range(of: "listening on 127.0.0.1:") else { return nil }
-        let port = log[range.upperBound...].prefix { $0.isNumber }
-        return URL(string: "http://127.0.0.1:\(port)")
     }
 
     /// `auth_refreshes_total` by outcome, from `/metrics`.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTesting
 import SessionCore
 import SessionServer
 import Testing
@@ -8,7 +9,9 @@ import FoundationNetworking
 #endif
 
 /// The real `auth-server` executable: default start-up, SIGTERM, replicas as processes.
-@Suite(.serialized, .enabled(if: ServerProcess.isBuilt, "auth-server is not built: run `swift build --build-tests` first"))
+@Suite(
+    .serialized,
+    .enabled(if: Binaries.missing([Binaries.authServer]) == nil, "auth-server is not built: run `swift build --build-tests` first"))
 struct ServerProcessTests {
     func request(_ port: Int, _ method: String, _ path: String, json: String? = nil) async throws -> (Int, Data) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
@@ -27,7 +30,7 @@ struct ServerProcessTests {
 
     @Test func startsOnTheDefaultSQLiteFileAndStopsCleanlyOnSIGTERM() async throws {
         let directory = try Self.temporaryDirectory()
-        let server = try await ServerProcess(arguments: ["serve", "--port", "0"], directory: directory)
+        let server = try await AuthServerChild(arguments: ["serve", "--port", "0"], directory: directory)
         let (status, _) = try await request(server.port, "GET", "/auth/v1/health")
         #expect(status == 200)
         let (signUp, _) = try await request(
@@ -37,7 +40,7 @@ struct ServerProcessTests {
         #expect(try await server.terminate() == 0)
 
         // The account and the keys survive a restart.
-        let again = try await ServerProcess(arguments: ["serve", "--port", "0"], directory: directory)
+        let again = try await AuthServerChild(arguments: ["serve", "--port", "0"], directory: directory)
         let (signIn, _) = try await request(
             again.port, "POST", "/auth/v1/token?grant_type=password",
             json: #"{"email":"ada@example.com","password":"correct-horse"}"#)
@@ -53,8 +56,8 @@ struct ServerProcessTests {
             Issue.record("expected a PostgreSQL location")
             return
         }
-        let a = try await ServerProcess(arguments: ["serve", "--port", "0", "--database", url], directory: directory)
-        let b = try await ServerProcess(arguments: ["serve", "--port", "0", "--database", url], directory: directory)
+        let a = try await AuthServerChild(arguments: ["serve", "--port", "0", "--database", url], directory: directory)
+        let b = try await AuthServerChild(arguments: ["serve", "--port", "0", "--database", url], directory: directory)
         let (_, body) = try await request(
             a.port, "POST", "/auth/v1/signup", json: #"{"email":"ada@example.com","password":"correct-horse"}"#)
         let session = try WireCoding.decoder().decode(TokenResponse.self, from: body)

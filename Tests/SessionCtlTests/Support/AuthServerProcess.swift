@@ -4,11 +4,11 @@ import FoundationNetworking
 #endif
 import ProcessTesting
 
-/// A live `auth-server` on a free port with its own SQLite file.
+/// A live `auth-server` on a free port with its own SQLite file, for `sessionctl`.
 final class AuthServerProcess: Sendable {
-    let process: ChildProcess
-    let port: Int
-    var url: String { "http://127.0.0.1:\(port)" }
+    let child: AuthServerChild
+    var port: Int { child.port }
+    var url: String { child.url.absoluteString }
 
     /// Starts the server and waits (at most 30 s) for its "listening on" line.
     ///
@@ -16,24 +16,18 @@ final class AuthServerProcess: Sendable {
     ///   - accessTokenTTL: short lifetimes make tokens expire in real time.
     ///   - port: 0 picks a free one; a restart passes the previous one.
     init(accessTokenTTL: Int, directory: String, port requestedPort: Int = 0) async throws {
-        let process = try ChildProcess(
-            executable: Binaries.authServer,
+        child = try await AuthServerChild(
             arguments: [
                 "serve", "--port", String(requestedPort), "--database", directory + "/auth.sqlite",
                 "--access-token-ttl", String(accessTokenTTL), "--leeway", "1",
             ],
-            environment: ["PATH": "/usr/bin:/bin", "HOME": directory],
+            directory: directory, environment: ["PATH": "/usr/bin:/bin", "HOME": directory],
             output: .separate(in: directory, for: Binaries.authServer))
-        self.process = process
-        port = try await process.waitFor("\"listening on\" line") {
-            let log = process.output
-            return log.range(of: "listening on 127.0.0.1:").flatMap { Int(log[$0.upperBound...].prefix { $0.isNumber }) }
-        }
     }
 
     /// Every refresh the server answered, whatever the outcome, from `/metrics`.
     func refreshCount() async throws -> Int {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: url + "/metrics")!)
+        let (data, _) = try await URLSession.shared.data(from: child.url.appendingPathComponent("metrics"))
         let text = String(decoding: data, as: UTF8.self)
         return text.split(separator: "\n")
             .filter { $0.hasPrefix("auth_refreshes_total") }
@@ -44,7 +38,7 @@ final class AuthServerProcess: Sendable {
     /// SIGTERM, then SIGKILL if it lingers (10 s); always reaped.
     func stop() async {
         do {
-            _ = try await process.terminate(limit: .seconds(10))
+            _ = try await child.terminate(limit: .seconds(10))
         } catch {
             // `terminate` already killed and reaped it; a slow shutdown is not what these tests check.
         }

@@ -14,7 +14,7 @@ struct CLIHarness: Sendable {
     static func with(
         accessTokenTTL: Int = 3600, _ body: (CLIHarness) async throws -> Void
     ) async throws {
-        let missing = Binaries.missing
+        let missing = Binaries.missing([Binaries.sessionctl, Binaries.authServer])
         try #require(missing == nil, "\(missing ?? "")")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionctl-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
