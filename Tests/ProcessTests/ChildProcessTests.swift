@@ -77,6 +77,25 @@ final class ChildProcessTests {
         #expect(result.stderr.isEmpty)
     }
 
+    /// Regression: a child inherited the runner's descriptors (NIO's sockets have
+    /// no close-on-exec), so a connection the test closed stayed open in the
+    /// child, and its peer waited 30 s for an answer (found by ServerCrashTests).
+    @Test func aChildInheritsNoDescriptorButItsStandardStreams() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)  // without O_CLOEXEC, as those sockets
+        let child = try ChildProcess(executable: "/bin/sleep", arguments: ["30"], output: .merged(log("fds.log")))
+        close(ends[1])
+        // With no writer left anywhere the read end is at end of file; if the
+        // child held the write end, a non-blocking read would find no data instead.
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+        var byte: UInt8 = 0
+        let count = read(ends[0], &byte, 1)
+        let readError = errno
+        close(ends[0])
+        child.killAndReap()
+        #expect(count == 0, "the child still holds the pipe's write end (read: \(count), errno \(readError))")
+    }
+
     /// Spawns `sleep` from a thread that blocks SIGTERM, as a runner started by `Process` would.
     private func spawnWithSIGTERMBlocked() throws -> ChildProcess {
         var blocked = sigset_t()

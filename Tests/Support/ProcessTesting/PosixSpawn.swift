@@ -12,6 +12,11 @@ import Darwin
 /// and a child also inherits the test runner's mask and ignored signals: a
 /// graceful-shutdown test would then prove nothing. So the child gets an empty
 /// signal mask and the default dispositions of SIGTERM and SIGINT.
+///
+/// The child also gets no descriptor but its three standard streams. The test
+/// runner holds sockets without close-on-exec (NIO's accepted connections among
+/// them); a child that inherited one kept that connection open after the test
+/// closed it, so the peer never saw the close and waited out its timeout.
 enum PosixSpawn {
     static func spawn(
         executable: String, arguments: [String], environment: [String: String]?, workingDirectory: String?,
@@ -28,7 +33,12 @@ enum PosixSpawn {
         sigaddset(&defaults, SIGTERM)
         sigaddset(&defaults, SIGINT)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
+        #if canImport(Darwin)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        #endif
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -40,6 +50,8 @@ enum PosixSpawn {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
+        let closing = closeFrom(&actions, 3)
+        guard closing == 0 else { throw ChildProcessError.spawnFailed(executable, errno: closing) }
         // Last, so that the paths above stay relative to the test's own directory.
         if let workingDirectory {
             let status = addChdir(&actions, workingDirectory)
@@ -59,6 +71,20 @@ enum PosixSpawn {
         }
         guard status == 0 else { throw ChildProcessError.spawnFailed(executable, errno: status) }
         return child
+    }
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up as
+    /// `addChdir` is; Darwin uses `POSIX_SPAWN_CLOEXEC_DEFAULT` instead.
+    /// Returns an errno value, 0 on success; ENOSYS on an older glibc, where
+    /// the process tests refuse to run rather than share the runner's sockets.
+    private static func closeFrom(_ actions: inout posix_spawn_file_actions_t, _ lowest: Int32) -> Int32 {
+        #if canImport(Darwin)
+        return 0
+        #else
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return ENOSYS }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, lowest)
+        #endif
     }
 
     /// `posix_spawn_file_actions_addchdir_np`: Darwin declares it; glibc (2.29+)
