@@ -54,7 +54,8 @@ public struct AuthServer: Sendable {
             hasher: hasher,
             decoyHash: await hasher.hash(RefreshTokenCodec.generate()),
             configuration: configuration, metrics: metrics,
-            emailLimiter: RateLimiter(limit: configuration.passwordSignInsPerMinutePerEmail, clock: configuration.clock))
+            emailLimiter: RateLimiter(limit: configuration.passwordSignInsPerMinutePerEmail, clock: configuration.clock),
+            logger: logger)
         if !configuration.oauthProviders.isEmpty {
             logger.info("OAuth providers enabled", metadata: ["providers": "\(configuration.oauthProviders.map(\.name))"])
             if configuration.redirectAllowList.patterns.isEmpty {

@@ -14,7 +14,8 @@ import FoundationNetworking
 struct OperationsTests {
     @Test(arguments: TestDatabase.all)
     func countsSignInsRefreshesReuseAndUnauthorizedInMetrics(database: TestDatabase) async throws {
-        let test = try await TestServer.make(database)
+        let logs = CapturedLogs()
+        let test = try await TestServer.make(database, logger: logs.logger())
         try await test.run { client in
             let session = try await client.signUp()
             _ = try await client.signIn("ada@example.com", password: "wrong-password")
@@ -34,6 +35,10 @@ struct OperationsTests {
             #expect(text.contains("auth_refresh_reuse_detected_total 1\n"), "\(text)")
             #expect(text.contains(#"auth_unauthorized_total{code="AUTH_REQUIRED"} 1"#))
         }
+        // The detection is also a warning in the log, once, naming the revoked session.
+        let warnings = logs.all.filter { $0.hasPrefix("warning Refresh token reuse detected") }
+        #expect(warnings.count == 1, "\(logs.all)")
+        #expect(warnings.first?.contains("session.id") == true)
     }
 
     @Test(arguments: TestDatabase.all)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SessionCore
 
 /// The GoTrue flows: sign-up, sign-in, refresh, sign-out, user updates.
@@ -14,6 +15,7 @@ public struct SessionService: Sendable {
     let configuration: AuthServerConfiguration
     let metrics: ServerMetrics
     let emailLimiter: RateLimiter
+    let logger: Logger
 
     var clock: any SessionClock { configuration.clock }
     var policy: RotationPolicy {
@@ -61,8 +63,13 @@ public struct SessionService: Sendable {
         guard !refreshToken.isEmpty, refreshToken.utf8.count <= 512 else { throw AuthError.refreshTokenNotFound }
         let grant: RefreshGrant
         do {
-            grant = try await store.rotate(
-                refreshToken: refreshToken, now: clock.now, policy: policy, onReuseDetected: metrics.reuseDetected)
+            grant = try await store.rotate(refreshToken: refreshToken, now: clock.now, policy: policy) { family in
+                metrics.reuseDetected()
+                // A security event an operator should see: someone else may hold a token of this family.
+                logger.warning(
+                    "Refresh token reuse detected: the session was revoked",
+                    metadata: ["user.id": "\(family.userID)", "session.id": "\(family.id)"])
+            }
         } catch let error as AuthError {
             metrics.refresh(outcome: error.kind.rawValue)
             throw error

@@ -10,7 +10,7 @@ extension AuthStore {
         case reject(AuthError)
         /// This call found the reuse and revoked the family. Later tries with
         /// any token of the family get the same error but are not new detections.
-        case revokedOnReuse
+        case revokedOnReuse(SessionRecord)
     }
 
     /// Exchanges a refresh token for its successor, in one transaction.
@@ -24,12 +24,12 @@ extension AuthStore {
     ///   ``AuthError/refreshTokenAlreadyUsed`` (reuse: the family is revoked),
     ///   ``AuthError/sessionExpired`` (inactivity or absolute cap),
     ///   ``AuthError/sessionNotFound`` (the session row is gone).
-    /// - Parameter onReuseDetected: called once, after the commit, when this
-    ///   call revoked the family for reuse (not when the family was already
+    /// - Parameter onReuseDetected: called once, after the commit, with the
+    ///   family this call revoked for reuse (not when the family was already
     ///   revoked), so a reuse counter counts thefts, not the tries after them.
     public func rotate(
         refreshToken presented: String, now: Date, policy: RotationPolicy,
-        onReuseDetected: @Sendable () -> Void = {}
+        onReuseDetected: @Sendable (SessionRecord) -> Void = { _ in }
     ) async throws -> RefreshGrant {
         let presentedHash = RefreshTokenCodec.hash(presented)
         let flavor = driver.flavor
@@ -106,15 +106,15 @@ extension AuthStore {
                 WHERE id = \(bind: session.id)
                 """
             ).run()
-            return .revokedOnReuse
+            return .revokedOnReuse(session)
         }
         switch step {
         case .grant(let grant): return grant
         case .reject(let error): throw error
-        case .revokedOnReuse:
+        case .revokedOnReuse(let session):
             // Stop trusting remembered "live" answers for the revoked family now.
             await sessionChecks.forgetAll()
-            onReuseDetected()
+            onReuseDetected(session)
             throw AuthError.refreshTokenAlreadyUsed
         }
     }
