@@ -199,7 +199,7 @@ let package = Package(
             name: "ReliabilityTests",
             dependencies: [
                 "SessionSimulation", "SessionServer", "SessionKit", "SessionKitTesting", "SessionCore",
-                "SessionKitFaultProxy",
+                "SessionKitFaultProxy", "ProcessTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ],

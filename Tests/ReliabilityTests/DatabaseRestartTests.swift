@@ -30,7 +30,7 @@ struct DatabaseRestartTests {
         guard let configuration = Self.configuration(clock: clock) else { return }
         let server = try await AuthServer(configuration: configuration, logger: Self.quiet)
         try await server.withRunningServer { baseURL in
-            let fleet = RefreshFleet(baseURL: baseURL, clock: clock, logger: Self.quiet)
+            let fleet = RefreshFleet(baseURL: baseURL, clock: clock, serverClock: clock, logger: Self.quiet)
             try await fleet.signUp(count: 6)
 
             var terminated = 0
@@ -69,7 +69,7 @@ struct DatabaseRestartTests {
         let gate = RefreshFleet.LoadGate()
         let (fleet, load, proxy) = try await first.withRunningServer { baseURL in
             let proxy = try await FaultProxy.start(upstream: baseURL, plan: .none)
-            let fleet = RefreshFleet(baseURL: proxy.url, clock: clock, logger: Self.quiet)
+            let fleet = RefreshFleet(baseURL: proxy.url, clock: clock, serverClock: clock, logger: Self.quiet)
             try await fleet.signUp(count: 6)
             let load = Task { await fleet.refreshUntilStopped(gate) }
             // Stop the server mid-load: after some refreshes have gone through it.

@@ -17,10 +17,16 @@ final class RefreshFleet: @unchecked Sendable {
     private var listeners: [LogoutCounter] = []
     private var directories: [URL] = []
 
-    init(baseURL: URL, clock: ManualClock, logger: Logger) {
+    private let middlewares: [any TransportMiddleware]
+
+    /// - Parameter serverClock: the in-process server's clock, whose time the
+    ///   clients read from each answer's `Date`; `nil` for a server in another
+    ///   process, whose real `Date` header goes through untouched.
+    init(baseURL: URL, clock: ManualClock, serverClock: ManualClock?, logger: Logger) {
         self.baseURL = baseURL
         self.clock = clock
         self.logger = logger
+        middlewares = serverClock.map { [ServerDateMiddleware(serverClock: $0)] } ?? []
     }
 
     func signUp(count: Int) async throws {
@@ -32,7 +38,7 @@ final class RefreshFleet: @unchecked Sendable {
                     backend: .goTrue(url: baseURL, apiKey: "anon-key"), store: FileSessionStore(directory: directory),
                     clock: clock,
                     transport: MiddlewareTransport(
-                        base: URLSessionTransport(), middlewares: [ServerDateMiddleware(serverClock: clock)]),
+                        base: URLSessionTransport(), middlewares: middlewares),
                     launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: logger))
             listeners.append(LogoutCounter(client))
             _ = try await client.restore()

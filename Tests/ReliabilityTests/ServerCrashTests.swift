@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import ProcessTesting
+import SessionKitFaultProxy
+import SessionKitTesting
+import SessionServer
+import Testing
+
+/// The auth server dies with SIGKILL (a crash, the OOM killer, a container
+/// stopped past its grace) while clients refresh, three times, and starts
+/// again on the same SQLite file, the embedded default: no family is left
+/// half-rotated, nobody is signed out, no reuse is detected.
+///
+/// A refresh in flight at the kill either committed or did not: SQLite's
+/// transaction is all or nothing. When it committed but its answer was lost,
+/// the client still holds the parent token, and the restarted server hands it
+/// the same successor (within the grace, or as the successor never saved).
+///
+/// The graceful stop and PostgreSQL's dropped connections are in
+/// `DatabaseRestartTests`; this is the stop with no shutdown at all.
+@Suite(.timeLimit(.minutes(3)))
+struct ServerCrashTests {
+    static let kills = 3
+    /// Successful refreshes between kills, so each kill lands on a loaded server.
+    static let successesPerRound = 12
+
+    @Test func killingTheAuthServerUnderRefreshLoadLeavesEveryClientSignedIn() async throws {
+        let missing = Binaries.missing([Binaries.authServer])
+        try #require(missing == nil, "\(missing ?? "")")
+        let folder = try Binaries.temporaryFolder("server-crash")
+        let database = folder.appendingPathComponent("auth.sqlite").path
+        let arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--database", database]
+
+        var server = try await AuthServerChild(arguments: arguments, directory: folder.path)
+        // The clients know the proxy's address, as they would a load balancer's;
+        // each new server listens on a new port behind it.
+        let proxy = try await FaultProxy.start(upstream: server.url, plan: .none)
+        // The server runs on real time in its own process: so do the clients' tokens.
+        let fleet = RefreshFleet(
+            baseURL: proxy.url, clock: ManualClock(start: Date()), serverClock: nil, logger: DatabaseRestartTests.quiet)
+        let gate = RefreshFleet.LoadGate()
+        do {
+            try await fleet.signUp(count: 6)
+            let load = Task { await fleet.refreshUntilStopped(gate) }
+            for _ in 0..<Self.kills {
+                await gate.waitForSuccesses(await gate.successes + Self.successesPerRound)
+                server.kill()
+                server = try await AuthServerChild(arguments: arguments, directory: folder.path)
+                try proxy.setUpstream(server.url)
+            }
+            await gate.waitForSuccesses(await gate.successes + Self.successesPerRound)
+            await gate.stop()
+            let tally = await load.value
+            print("ServerCrashTests: auth-server killed \(Self.kills) times under load; refreshes: \(tally)")
+            #expect(tally.transientKinds["network", default: 0] > 0, "the kills must really interrupt refreshes")
+            #expect(tally.other.isEmpty, "refreshes failed other than transiently: \(tally.other.prefix(3))")
+
+            // The families, read from the file the killed servers wrote.
+            let store = try await AuthStore.open(.sqlite(path: database), logger: DatabaseRestartTests.quiet)
+            // The store closes its SQLite connection when its service task ends.
+            let storeService = Task { try await store.run() }
+            try await DatabaseRestartTests.expectEveryoneSignedIn(fleet, store: store)
+            storeService.cancel()
+            try await storeService.value
+            #expect(!server.log.contains("reuse"), "\(server.log.suffix(2000))")
+            #expect(try await server.terminate() == 0)
+        } catch {
+            await proxy.shutdown()
+            throw error
+        }
+        await proxy.shutdown()
+        try FileManager.default.removeItem(at: folder)
+    }
+}
