@@ -68,7 +68,7 @@ struct MultiProcessRefreshTests {
             #expect(after.refreshToken != before.refreshToken, "expiry \(expiry): the store was not refreshed")
             adopted += results.map(\.adopted).reduce(0, +)
 
-            let counts = try await Self.refreshCounts(baseURL)
+            let counts = try await server.refreshOutcomes()
             #expect(counts == ["rotated": expiry], "expiry \(expiry): server refresh outcomes \(counts)")
         }
         let log = server.log
@@ -77,20 +77,6 @@ struct MultiProcessRefreshTests {
         print(
             "multi-process: \(probes) processes x \(expiries) expiries, \(expiries) refreshes on the server "
                 + "(1 per expiry), \(adopted) adoptions of another process's refresh, 0 reuse errors")
-    }
-
-    /// `auth_refreshes_total` by outcome, from `/metrics`.
-    static func refreshCounts(_ baseURL: URL) async throws -> [String: Int] {
-        let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("metrics"))
-        var counts: [String: Int] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n")
-        where line.hasPrefix("auth_refreshes_total{") || line.hasPrefix("auth_refresh_reuse_detected_total") {
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let value = Double(parts[1]), value > 0 else { continue }
-            let outcome = line.firstRange(of: "outcome=\"").map { line[$0.upperBound...].prefix { $0 != "\"" } }
-            counts[outcome.map(String.init) ?? String(parts[0]), default: 0] += Int(value)
-        }
-        return counts
     }
 }
 

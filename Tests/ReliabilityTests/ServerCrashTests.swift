@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import ProcessTesting
 import SessionKitFaultProxy
@@ -88,13 +85,8 @@ struct ServerCrashTests {
     /// Refreshes `server` answered with a successor already committed: the
     /// client's earlier try rotated, and its answer never arrived.
     static func recoveredRefreshes(_ server: AuthServerChild) async throws -> Int {
-        let (data, _) = try await URLSession.shared.data(from: server.url.appendingPathComponent("metrics"))
-        let outcomes = [RefreshOutcome.replayedWithinGrace, .recoveredUnsavedSuccessor].map {
-            #"auth_refreshes_total{outcome="\#($0.rawValue)"} "#
-        }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
-            .filter { line in outcomes.contains { line.hasPrefix($0) } }
-            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
-            .reduce(0) { $0 + Int($1) }
+        let outcomes = try await server.refreshOutcomes()
+        return outcomes[RefreshOutcome.replayedWithinGrace.rawValue, default: 0]
+            + outcomes[RefreshOutcome.recoveredUnsavedSuccessor.rawValue, default: 0]
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ProcessTesting
 
 /// A live `auth-server` on a free port with its own SQLite file, for `sessionctl`.
@@ -27,12 +24,7 @@ final class AuthServerProcess: Sendable {
 
     /// Every refresh the server answered, whatever the outcome, from `/metrics`.
     func refreshCount() async throws -> Int {
-        let (data, _) = try await URLSession.shared.data(from: child.url.appendingPathComponent("metrics"))
-        let text = String(decoding: data, as: UTF8.self)
-        return text.split(separator: "\n")
-            .filter { $0.hasPrefix("auth_refreshes_total") }
-            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
-            .reduce(0) { $0 + Int($1) }
+        try await child.refreshOutcomes().values.reduce(0, +)
     }
 
     /// SIGTERM, then SIGKILL if it lingers (10 s); always reaped.

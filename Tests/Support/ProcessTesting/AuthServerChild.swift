@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A spawned `auth-server`, waited for until it listens.
 ///
@@ -38,6 +41,21 @@ public final class AuthServerChild: Sendable {
     /// SIGTERM, then the exit status; SIGKILL and a thrown error after `limit`.
     public func terminate(limit: Duration = .seconds(20)) async throws -> Int32 {
         try await process.terminate(limit: limit).status
+    }
+
+    /// `auth_refreshes_total` from `/metrics`, by outcome (`rotated`,
+    /// `replayedWithinGrace`, `refreshTokenAlreadyUsed`, …); outcomes not seen are absent.
+    public func refreshOutcomes() async throws -> [String: Int] {
+        let (data, _) = try await URLSession.shared.data(from: url.appendingPathComponent("metrics"))
+        var counts: [String: Int] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("auth_refreshes_total{") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let value = Double(parts[1]), value > 0,
+                let label = line.firstRange(of: "outcome=\"")
+            else { continue }
+            counts[String(line[label.upperBound...].prefix { $0 != "\"" }), default: 0] += Int(value)
+        }
+        return counts
     }
 
     /// SIGKILL, as a crash or the OOM killer would: no shutdown at all.
