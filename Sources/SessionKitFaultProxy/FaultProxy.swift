@@ -114,6 +114,23 @@ public final class FaultProxy: Sendable {
         return components.url ?? original
     }
 
+    /// Runs `body` with a started proxy, and shuts the proxy down after it,
+    /// whether `body` returns or throws.
+    public static func withProxy<T>(
+        upstream: URL, plan: FaultPlan = .fromHeader, _ body: (FaultProxy) async throws -> T
+    ) async throws -> T {
+        let proxy = try await start(upstream: upstream, plan: plan)
+        let result: T
+        do {
+            result = try await body(proxy)
+        } catch {
+            await proxy.shutdown()
+            throw error
+        }
+        await proxy.shutdown()
+        return result
+    }
+
     /// Stops accepting, closes every open connection (stalled ones too) and waits for them.
     public func shutdown() async {
         do {

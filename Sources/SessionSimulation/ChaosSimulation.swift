@@ -62,24 +62,19 @@ public struct ChaosSimulation: Sendable {
         }()
         let server = try await AuthServer(configuration: configuration, logger: logger)
         return try await server.withRunningServer { baseURL in
-            let proxy = try await FaultProxy.start(upstream: baseURL)
-            let transport = URLSessionTransport(
-                requestTimeout: parameters.requestTimeout, resourceTimeout: parameters.requestTimeout * 3)
-            let world = SimulationWorld(
-                server: server, serverClock: serverClock, serverURL: baseURL, proxy: proxy, transport: transport,
-                cleanTransport: URLSessionTransport(), logger: logger)
-            var reports: [LifeReport] = []
-            do {
+            try await FaultProxy.withProxy(upstream: baseURL) { proxy in
+                let transport = URLSessionTransport(
+                    requestTimeout: parameters.requestTimeout, resourceTimeout: parameters.requestTimeout * 3)
+                let world = SimulationWorld(
+                    server: server, serverClock: serverClock, serverURL: baseURL, proxy: proxy, transport: transport,
+                    cleanTransport: URLSessionTransport(), logger: logger)
+                var reports: [LifeReport] = []
                 for index in lives {
                     reports.append(try await AppLife(index: index, parameters: parameters, world: world).run())
                     lifeDone()
                 }
-            } catch {
-                await proxy.shutdown()
-                throw error
+                return reports
             }
-            await proxy.shutdown()
-            return reports
         }
     }
 }

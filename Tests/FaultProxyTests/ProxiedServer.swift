@@ -22,14 +22,9 @@ struct ProxiedServer: Sendable {
         quiet.logLevel = .critical
         let server = try await AuthServer(configuration: .testing(clock: clock), logger: quiet)
         try await server.withRunningServer { baseURL in
-            let proxy = try await FaultProxy.start(upstream: baseURL, plan: plan)
-            do {
+            try await FaultProxy.withProxy(upstream: baseURL, plan: plan) { proxy in
                 try await body(ProxiedServer(server: server, clock: clock, proxy: proxy, serverURL: baseURL))
-            } catch {
-                await proxy.shutdown()
-                throw error
             }
-            await proxy.shutdown()
         }
     }
 

@@ -35,12 +35,12 @@ struct ServerCrashTests {
         var server = try await AuthServerChild(arguments: arguments, directory: folder.path)
         // The clients know the proxy's address, as they would a load balancer's;
         // each new server listens on a new port behind it.
-        let proxy = try await FaultProxy.start(upstream: server.url, plan: .none)
-        // The server runs on real time in its own process: so do the clients' tokens.
-        let fleet = RefreshFleet(
-            baseURL: proxy.url, clock: ManualClock(start: Date()), serverClock: nil, logger: DatabaseRestartTests.quiet)
-        let gate = RefreshFleet.LoadGate()
-        do {
+        try await FaultProxy.withProxy(upstream: server.url, plan: .none) { proxy in
+            // The server runs on real time in its own process: so do the clients' tokens.
+            let fleet = RefreshFleet(
+                baseURL: proxy.url, clock: ManualClock(start: Date()), serverClock: nil,
+                logger: DatabaseRestartTests.quiet)
+            let gate = RefreshFleet.LoadGate()
             try await fleet.signUp(count: 6)
             let load = Task { await fleet.refreshUntilStopped(gate) }
             var recovered = 0
@@ -74,11 +74,7 @@ struct ServerCrashTests {
                 let log = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
                 #expect(!log.contains("reuse detected"), "\(name): \(log.suffix(2000))")
             }
-        } catch {
-            await proxy.shutdown()
-            throw error
         }
-        await proxy.shutdown()
         try FileManager.default.removeItem(at: folder)
     }
 
