@@ -1,5 +1,13 @@
 // swift-tools-version:6.2
+// 6.2 is the Swift of Xcode 26, the Xcode that App Store submissions need
+// since April 2026; nothing here needs a newer manifest API.
 import PackageDescription
+
+// The client package: what an app adds. It names only swift-log and
+// swift-crypto, so an app that depends on this repository resolves nothing
+// of the server's (Hummingbird, NIO, SQLite, PostgreSQL). The server, the
+// CLI, the chaos simulation, the fault proxy and the benchmarks live in the
+// package in Server/, which depends on this one by path.
 
 // One shared set of settings, as Hummingbird does: Swift 6 strict concurrency
 // is the language mode; these upcoming features keep dependencies explicit.
@@ -15,30 +23,10 @@ let package = Package(
         .library(name: "SessionCore", targets: ["SessionCore"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
         .library(name: "SessionKitTesting", targets: ["SessionKitTesting"]),
-        .library(name: "SessionKitFaultProxy", targets: ["SessionKitFaultProxy"]),
-        .library(name: "SessionServer", targets: ["SessionServer"]),
-        .executable(name: "auth-server", targets: ["auth-server"]),
-        .executable(name: "sessionctl", targets: ["sessionctl"]),
-        .executable(name: "reliability", targets: ["reliability"]),
     ],
     dependencies: [
-        // Client side: kept minimal because iOS apps embed it.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // Server side.
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
-        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
-        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
-        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
-        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // Test support: the fault-injecting proxy (already in the graph through Hummingbird).
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Wire types both halves share; Foundation only.
@@ -58,151 +46,10 @@ let package = Package(
             dependencies: ["SessionKit", "SessionCore"],
             swiftSettings: swiftSettings
         ),
-        .target(
-            name: "SessionServer",
-            dependencies: [
-                "SessionCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
-                .product(name: "PostgresKit", package: "postgres-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "auth-server",
-            dependencies: [
-                "SessionServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "sessionctl",
-            dependencies: [
-                "SessionKit",
-                "SessionCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // A helper process for ProcessTests (kill -9, many processes on one store); not a product.
-        .executableTarget(
-            name: "store-probe",
-            dependencies: [
-                "SessionKit", "SessionCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Tests/StoreProbe",
-            swiftSettings: swiftSettings
-        ),
-        // Benchmarks (issue 7): not tests; run with `Benchmarks/run`.
-        .executableTarget(
-            name: "benchmarks",
-            dependencies: [
-                "SessionKit", "SessionKitTesting", "SessionServer", "SessionCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
-                .product(name: "PostgresKit", package: "postgres-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Benchmarks/Sources/benchmarks",
-            swiftSettings: swiftSettings
-        ),
-        // A fault-injecting HTTP proxy for tests (a test-support library: never embedded in apps).
-        .target(
-            name: "SessionKitFaultProxy",
-            dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // The chaos simulation (a test-support library: never embedded in apps) and its runner.
-        .target(
-            name: "SessionSimulation",
-            dependencies: [
-                "SessionKit", "SessionKitTesting", "SessionServer", "SessionCore", "SessionKitFaultProxy",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "reliability",
-            dependencies: ["SessionSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: swiftSettings
-        ),
-        // Child processes for the tests that run built executables (test support only; Foundation only).
-        .target(name: "ProcessTesting", path: "Tests/Support/ProcessTesting", swiftSettings: swiftSettings),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SessionKitTests",
             dependencies: ["SessionKit", "SessionKitTesting", "SessionCore"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "SessionServerTests",
-            dependencies: [
-                "SessionServer", "SessionCore", "SessionKitTesting", "ProcessTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Runs the built `sessionctl` and `auth-server` binaries as subprocesses.
-        .testTarget(
-            name: "SessionCtlTests",
-            dependencies: ["SessionCore", "SessionKit", "ProcessTesting"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "EndToEndTests",
-            dependencies: [
-                "SessionKit", "SessionKitTesting", "SessionServer", "SessionCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "ProcessTests",
-            dependencies: ["SessionKit", "SessionCore", "ProcessTesting", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "FaultProxyTests",
-            dependencies: [
-                "SessionKitFaultProxy", "SessionServer", "SessionKit", "SessionKitTesting", "SessionCore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "ReliabilityTests",
-            dependencies: [
-                "SessionSimulation", "SessionServer", "SessionKit", "SessionKitTesting", "SessionCore",
-                "SessionKitFaultProxy", "ProcessTesting",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "SQLKit", package: "sql-kit"),
-            ],
             swiftSettings: swiftSettings
         ),
     ]
