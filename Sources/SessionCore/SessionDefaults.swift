@@ -20,6 +20,14 @@ public enum SessionDefaults {
     public static let backoffBase: TimeInterval = 1
     /// Ceiling of the transient-failure backoff.
     public static let backoffCap: TimeInterval = 300
+    /// Refused refreshes (a proxy's 401, an unknown 4xx) before the client's
+    /// state asks for attention; never sooner than one access-token lifetime.
+    public static let attentionAfterRefusals = 5
+    /// How long a call made during `restore()` waits for it to finish.
+    public static let restoreWait: TimeInterval = 10
+    /// How long a refresh waits for another process's cross-process lock
+    /// before it refreshes without it.
+    public static let lockWait: TimeInterval = 10
     /// Per-request network timeout.
     public static let requestTimeout: TimeInterval = 30
     /// Per-resource network timeout.

@@ -53,15 +53,37 @@ extension Session: CustomStringConvertible {
 extension Session {
     /// Builds a session from a token response.
     ///
-    /// - Parameter serverNow: the estimated server time, used when the server
-    ///   sent `expires_in` but no `expires_at`.
+    /// The expiry is `expires_at`, else `serverNow + expires_in` when that is
+    /// positive, else the JWT's `exp`, else `serverNow` (already due: it is
+    /// used once and refreshed after a backoff, never trusted for long). The
+    /// user is the body's, else the one the JWT's claims describe.
+    ///
+    /// - Parameter serverNow: the estimated server time.
     public init(response: TokenResponse, serverNow: Date) {
-        let expiresAt =
-            response.expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-            ?? serverNow.addingTimeInterval(TimeInterval(response.expiresIn))
+        let claims = Self.claims(of: response.accessToken)
+        var lifetime: TimeInterval? = response.expiresIn > 0 ? TimeInterval(response.expiresIn) : nil
+        let expiresAt: Date
+        if let at = response.expiresAt, at > 0 {
+            expiresAt = Date(timeIntervalSince1970: TimeInterval(at))
+        } else if let lifetime {
+            expiresAt = serverNow.addingTimeInterval(lifetime)
+        } else if let exp = claims?.exp {
+            expiresAt = exp
+            if let iat = claims?.iat, exp > iat { lifetime = exp.timeIntervalSince(iat) }
+        } else {
+            expiresAt = serverNow
+        }
         self.init(
             accessToken: response.accessToken, refreshToken: response.refreshToken, tokenType: response.tokenType,
-            expiresAt: expiresAt, lifetime: response.expiresIn > 0 ? TimeInterval(response.expiresIn) : nil,
-            user: response.user)
+            expiresAt: expiresAt, lifetime: lifetime, user: response.user ?? claims.flatMap(SessionUser.init(claims:)))
+    }
+
+    private static func claims(of token: String) -> JWTClaims? {
+        do {
+            return try UnverifiedJWT(token).claims
+        } catch {
+            // An opaque access token: no claims to read; the body's fields decide.
+            return nil
+        }
     }
 }

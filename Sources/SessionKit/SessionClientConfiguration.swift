@@ -5,7 +5,7 @@ import FoundationNetworking
 import Logging
 import SessionCore
 
-/// Everything a ``SessionClient`` needs, with DESIGN.md's defaults.
+/// Everything a ``SessionClient`` needs, with the defaults of docs/PROTOCOL.md.
 public struct SessionClientConfiguration: Sendable {
     /// How `restore()` validates a stored session that looks valid.
     public enum LaunchValidation: Sendable, Hashable {
@@ -42,6 +42,22 @@ public struct SessionClientConfiguration: Sendable {
     public var automaticRefresh: Bool
     /// Where the client logs. Tokens never appear beyond their first 6 characters.
     public var logger: Logger
+    /// The origins ``SessionClient/send(_:)`` may attach the access token to
+    /// (`nil`, the default: the backend's own, ``SessionBackend/origins``).
+    /// Add your API's origin when it is not the auth server's.
+    public var authorizedOrigins: [URL]?
+    /// How long a call made while ``SessionClient/restore()`` runs waits for it (default 10 s).
+    public var restoreWait: TimeInterval
+    /// How long a refresh waits for another process's lock on the store
+    /// before refreshing without it (default 10 s; real time, not `clock`).
+    public var lockWait: TimeInterval
+    /// Refused refreshes before the state becomes ``SessionState/needsAttention(_:reason:)``
+    /// (default 5; never sooner than one access-token lifetime after the first).
+    public var attentionAfterRefusals: Int
+    /// Keeps the process running while it holds the store's lock (on iOS, an
+    /// expiring activity; elsewhere nothing), so an app suspended mid-refresh
+    /// does not hold a lock in a shared container.
+    public var backgroundActivity: any BackgroundActivityProvider
 
     /// - Parameters:
     ///   - backend: `.goTrue(url:apiKey:)`, `.custom(...)` or your own ``SessionBackend``.
@@ -57,7 +73,12 @@ public struct SessionClientConfiguration: Sendable {
         backoff: Backoff = Backoff(),
         jitter: JitterSource = .system,
         automaticRefresh: Bool = true,
-        logger: Logger = Logger(label: "SessionKit")
+        logger: Logger = Logger(label: "SessionKit"),
+        authorizedOrigins: [URL]? = nil,
+        restoreWait: TimeInterval = SessionDefaults.restoreWait,
+        lockWait: TimeInterval = SessionDefaults.lockWait,
+        attentionAfterRefusals: Int = SessionDefaults.attentionAfterRefusals,
+        backgroundActivity: any BackgroundActivityProvider = SystemBackgroundActivity()
     ) {
         self.backend = backend
         self.store = store
@@ -70,5 +91,10 @@ public struct SessionClientConfiguration: Sendable {
         self.jitter = jitter
         self.automaticRefresh = automaticRefresh
         self.logger = logger
+        self.authorizedOrigins = authorizedOrigins
+        self.restoreWait = restoreWait
+        self.lockWait = lockWait
+        self.attentionAfterRefusals = attentionAfterRefusals
+        self.backgroundActivity = backgroundActivity
     }
 }

@@ -18,6 +18,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case sessionExpired, authRequired, forbidden, invalidRequest, invalidCredentials, rateLimited
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
         case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
+        case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -76,6 +77,26 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let cancelled = SessionError(.cancelled, "The operation was cancelled.")
     public static let requestFailed = SessionError(.requestFailed, "The request failed.")
 
+    /// The refresh was refused by something that is not the auth server's
+    /// verdict on the session: a proxy's or gateway's 401/403 (often HTML, or
+    /// `{"message":"Invalid API key"}`), an unknown 4xx, a misconfiguration.
+    /// The session and its refresh token are kept and the refresh is retried
+    /// with backoff; `status` and `underlying` say what answered.
+    public static let refreshRefused = SessionError(
+        .refreshRefused, "Your account can't be reached right now. You are still signed in; we'll keep trying.")
+    /// The server ended the session because the account is suspended (GoTrue's `user_banned`).
+    public static let accountSuspended = SessionError(
+        .accountSuspended, "This account has been suspended. Contact support to restore access.")
+    /// `signOut(scope: .global)` signed out this device, but the server did not
+    /// confirm that the other devices were signed out.
+    public static let signOutIncomplete = SessionError(
+        .signOutIncomplete,
+        "You are signed out on this device, but other devices could not be signed out. Sign in and try again when you are online.")
+    /// ``SessionClient/send(_:)`` was asked to attach the access token for a
+    /// host the configuration does not allow (``SessionClientConfiguration/authorizedOrigins``).
+    public static let originNotAllowed = SessionError(
+        .originNotAllowed, "This request goes to a server that is not allowed to receive your sign-in token.")
+
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 
     /// The person declined at the provider.
@@ -110,7 +131,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// True for failures that keep the session and are worth retrying later.
     public var isTransient: Bool {
         switch kind {
-        case .network, .server, .rateLimited, .decoding, .storeUnavailable: true
+        case .network, .server, .rateLimited, .decoding, .storeUnavailable, .refreshRefused: true
         default: false
         }
     }

@@ -5,7 +5,7 @@
 // Layout (public API at the top of the target, machinery in folders):
 // - `SessionClient` (+ `Client/` extensions): the actor an app talks to.
 // - `Refresh/`: the pure `RefreshStateMachine`, `Backoff`, `JitterSource`,
-//   `ServerClockOffset` and `ResponseClassifier` (DESIGN.md's tables).
+//   `ServerClockOffset` and `ResponseClassifier` (docs/PROTOCOL.md).
 // - `Storage/`: `SessionStore`, `StoredSession`, in-memory, file and keychain stores.
 // - `Backends/`: `SessionBackend`, `GoTrueBackend`, `CustomBackend`.
 // - `Transport/`: `HTTPTransport`, `URLSessionTransport`, `TransportMiddleware`.

@@ -15,15 +15,21 @@ public enum SessionState: Sendable, Hashable {
     case offline(Session)
     /// The server ended the session; `reason` is the message to show once.
     case expired(reason: String)
+    /// Signed in, but refreshes have been refused for a while by something
+    /// that is not the auth server's verdict (a gateway's 401, a
+    /// misconfigured key): the session is kept and still retried. Show
+    /// "can't reach your account right now", not the sign-in screen; the
+    /// person may sign out and in again. `reason` says what answered.
+    case needsAttention(Session, reason: SessionError)
 
     /// The session, when signed in (online or offline).
     public var session: Session? {
         switch self {
-        case .signedIn(let session), .offline(let session): session
+        case .signedIn(let session), .offline(let session), .needsAttention(let session, _): session
         default: nil
         }
     }
 
-    /// True when signed in (online or offline).
+    /// True when signed in (online, offline or needing attention).
     public var isSignedIn: Bool { session != nil }
 }

@@ -28,7 +28,8 @@ struct ServerErrorBodyTests {
         let body = try #require(
             ServerErrorBody.parse(Data(#"{"error":"invalid_grant","error_description":"bad"}"#.utf8)))
         #expect(body.goTrueCode == .invalidGrant)
-        #expect(body.goTrueCode?.endsSession == true)
+        // OAuth's generic refusal is not an end by itself (a custom backend declares it).
+        #expect(body.goTrueCode?.endsSession == false)
     }
 
     @Test(arguments: ["", "<html>502</html>", "[]", "42", #"{"unrelated":1}"#])

@@ -32,17 +32,20 @@ struct MoreClientTests {
         #expect(seen.expiredCount == 1)
     }
 
-    @Test func authRequiredOnRefreshSignsOutWithoutAMessage() async throws {
+    /// `AUTH_REQUIRED` means "no or malformed credentials": on the refresh
+    /// endpoint (which takes none) it is not the auth server's verdict on the
+    /// session, so it is refused-in-between, never an end.
+    @Test func authRequiredOnRefreshKeepsTheSession() async throws {
         let f = await Fixture.make()
         let events = EventLog(f.client)
-        try await f.signIn()
+        let session = try await f.signIn()
         await f.fake.inject(.gatewayError(status: 401, code: .authRequired), on: .refresh)
-        await #expect(throws: SessionError.authRequired) { try await f.client.refresh() }
-        #expect(f.client.currentState == .signedOut)
-        #expect(try await f.store.load() == nil)
+        await #expect(throws: SessionError.refreshRefused) { try await f.client.refresh() }
+        #expect(f.client.currentState == .signedIn(session))
+        #expect(try await f.store.load()?.refreshToken == session.refreshToken)
         let seen = await events.finish(f.client)
         #expect(seen.expiredCount == 0)
-        #expect(seen.contains(.signedOut))
+        #expect(!seen.contains(.signedOut))
     }
 
     @Test func resumeWhileOfflineRetriesAtOnce() async throws {

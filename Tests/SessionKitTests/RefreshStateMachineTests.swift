@@ -67,13 +67,13 @@ struct RefreshStateMachineTests {
     @Test func transientFailuresBackOffWithFullJitter() {
         var m = machine()
         let failure = RefreshOutcome.transient(.server)
-        #expect(m.refreshFailed(failure, jitter: 0.5) == .retry(after: 0.5))
-        #expect(m.refreshFailed(failure, jitter: 0.5) == .retry(after: 1))
-        #expect(m.refreshFailed(failure, jitter: 0.5) == .retry(after: 2))
+        #expect(m.refreshFailed(failure, now: Self.t0, jitter: 0.5) == .retry(after: 0.5))
+        #expect(m.refreshFailed(failure, now: Self.t0, jitter: 0.5) == .retry(after: 1))
+        #expect(m.refreshFailed(failure, now: Self.t0, jitter: 0.5) == .retry(after: 2))
         #expect(m.failures == 3)
         // A success resets the count.
         _ = m.sessionChanged(to: session(expiresIn: 3600), now: Self.t0)
-        guard case .retry(let delay) = m.refreshFailed(failure, jitter: 0.999) else {
+        guard case .retry(let delay) = m.refreshFailed(failure, now: Self.t0, jitter: 0.999) else {
             Issue.record("expected a retry")
             return
         }
@@ -83,18 +83,17 @@ struct RefreshStateMachineTests {
     @Test func retryAfterIsAFloor() {
         var m = machine()
         let limited = RefreshOutcome.transient(SessionError.rateLimited.with(retryAfter: 30))
-        #expect(m.refreshFailed(limited, jitter: 0.1) == .retry(after: 30))
+        #expect(m.refreshFailed(limited, now: Self.t0, jitter: 0.1) == .retry(after: 30))
     }
 
     @Test func terminalOutcomesClearTheSession() {
         var m = machine()
-        #expect(m.refreshFailed(.terminal(.sessionExpired), jitter: 0) == .clearSession(reason: SessionError.sessionExpiredMessage))
-        #expect(m.refreshFailed(.signedOutSilently(.authRequired), jitter: 0) == .signOut)
-        #expect(m.refreshFailed(.alreadyUsed(.sessionExpired), jitter: 0) == .adoptStoredSession)
+        #expect(m.refreshFailed(.terminal(.sessionExpired), now: Self.t0, jitter: 0) == .clearSession(reason: SessionError.sessionExpiredMessage))
+        #expect(m.refreshFailed(.alreadyUsed(.sessionExpired), now: Self.t0, jitter: 0) == .adoptStoredSession)
     }
 
     @Test func resumeRefreshesWhenDueOrOffline() {
-        var m = machine()
+        let m = machine()
         let s = session(expiresIn: 3600)
         #expect(m.resumed(session: s, now: Self.t0.addingTimeInterval(3400), offline: false) == .refreshNow)
         #expect(m.resumed(session: s, now: Self.t0, offline: false) == .scheduleRefresh(at: Self.t0.addingTimeInterval(3300)))

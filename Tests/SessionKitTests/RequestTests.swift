@@ -99,7 +99,8 @@ struct RequestTests {
         await #expect(throws: SessionError.invalidCredentials) {
             try await f.client.signIn(email: Fixture.email, password: "wrong")
         }
-        #expect(f.client.currentState == .signedOut)
+        // Never restored, so the client does not claim to know more than "not signed in".
+        #expect(f.client.currentState.session == nil)
     }
 
     @Test func signInThatCannotBeSavedFailsAndChangesNothing() async throws {
@@ -107,7 +108,7 @@ struct RequestTests {
         let f = await Fixture.make(store: flaky)
         await flaky.failNextSaves(1)
         await #expect(throws: SessionError.persistenceFailed) { try await f.signIn() }
-        #expect(f.client.currentState == .signedOut)
+        #expect(f.client.currentState.session == nil)
         #expect(await f.client.session() == nil)
     }
 

@@ -13,6 +13,8 @@ struct TestEnvironmentTests {
         await env.backend.inject(.drop(.notConnectedToInternet), on: .refresh)
         await #expect(throws: SessionError.network) { try await env.client.accessToken() }
         #expect(env.client.currentState == .offline(session))
+        // The backoff in force answers token calls; once it has passed, the next one refreshes.
+        env.clock.set(to: env.clock.now.addingTimeInterval(1))
         #expect(try await env.client.accessToken() != session.accessToken)
         #expect(await env.backend.count(.refresh) == 2)
     }

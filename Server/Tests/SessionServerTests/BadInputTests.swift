@@ -67,7 +67,7 @@ struct BadInputTests {
             #expect(response.status == .badRequest)
             #expect(response.gatewayCode == "INVALID_REQUEST")
             #expect(response.text.contains(field))
-            #expect(try await test.server.store.activities(userID: session.user.id).isEmpty)
+            #expect(try await test.server.store.activities(userID: session.user!.id).isEmpty)
         }
     }
 

@@ -55,7 +55,7 @@ struct GatewayContractTests {
         try await test.run { client in
             let session = try await client.signUp()
             let sessionID = try #require(try UnverifiedJWT(session.accessToken).claims.sessionId)
-            var claims = TokenForge.claims(userID: session.user.id, sessionID: sessionID, now: test.clock.now)
+            var claims = TokenForge.claims(userID: session.user!.id, sessionID: sessionID, now: test.clock.now)
             let now = Int(test.clock.now.timeIntervalSince1970)
             claims["iat"] = now + 50
             claims["nbf"] = now + 50
@@ -77,7 +77,7 @@ struct GatewayContractTests {
         try await test.run { client in
             let session = try await client.signUp()
             let sessionID = try #require(try UnverifiedJWT(session.accessToken).claims.sessionId)
-            let claims = TokenForge.claims(userID: session.user.id, sessionID: sessionID, now: test.clock.now)
+            let claims = TokenForge.claims(userID: session.user!.id, sessionID: sessionID, now: test.clock.now)
             var wrongAudience = claims
             wrongAudience["aud"] = "someone-else"
             var wrongIssuer = claims
@@ -101,7 +101,7 @@ struct GatewayContractTests {
                 #expect(response.headers[.wwwAuthenticate] == Self.wwwAuthenticate, "\(name)")
             }
             // Nothing was written by any of them.
-            #expect(try await test.server.store.activities(userID: session.user.id).isEmpty)
+            #expect(try await test.server.store.activities(userID: session.user!.id).isEmpty)
         }
     }
 

@@ -16,7 +16,7 @@ struct GatewayResourceTests {
             let me = try await client.send(.get, "/v1/auth/me", bearer: session.accessToken)
                 .decode(SuccessEnvelope<SessionUser>.self)
             #expect(me.success)
-            #expect(me.data.id == session.user.id)
+            #expect(me.data.id == session.user!.id)
             let updated = try await client.send(
                 .patch, "/v1/auth/me", json: #"{"first_name":"Ada","metadata":{"units":"km"}}"#, bearer: session.accessToken
             ).decode(SuccessEnvelope<SessionUser>.self)

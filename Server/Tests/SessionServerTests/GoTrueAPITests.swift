@@ -16,12 +16,12 @@ struct GoTrueAPITests {
                 .post, "/auth/v1/signup", json: #"{"email":"Ada@Example.com","password":"correct-horse","data":{"plan":"pro"}}"#)
             #expect(response.status == .ok)
             let session = try response.decode(TokenResponse.self)
-            #expect(session.user.email == "ada@example.com")
-            #expect(session.user.aud == "authenticated")
-            #expect(session.user.role == "authenticated")
-            #expect(session.user.userMetadata["plan"] == "pro")
-            #expect(session.user.appMetadata["provider"] == "email")
-            #expect(session.user.emailConfirmedAt != nil)
+            #expect(session.user!.email == "ada@example.com")
+            #expect(session.user!.aud == "authenticated")
+            #expect(session.user!.role == "authenticated")
+            #expect(session.user!.userMetadata["plan"] == "pro")
+            #expect(session.user!.appMetadata["provider"] == "email")
+            #expect(session.user!.emailConfirmedAt != nil)
             #expect(session.expiresAt == Int(test.clock.now.timeIntervalSince1970) + 3600)
             #expect(session.refreshToken.count == 43)
         }
@@ -35,7 +35,7 @@ struct GoTrueAPITests {
             let jwt = try UnverifiedJWT(session.accessToken)
             #expect(jwt.header.alg == "ES256")
             #expect(jwt.header.kid == (try await test.server.keyRing.currentKeyID()))
-            #expect(jwt.claims.sub == session.user.id)
+            #expect(jwt.claims.sub == session.user!.id)
             #expect(jwt.claims.aud == ["authenticated"])
             #expect(jwt.claims.role == "authenticated")
             #expect(jwt.claims.iss == "sessionkit")
@@ -93,7 +93,7 @@ struct GoTrueAPITests {
         try await test.run { client in
             let session = try await client.signUp()
             let user = try await client.send(.get, "/auth/v1/user", bearer: session.accessToken).decode(SessionUser.self)
-            #expect(user.id == session.user.id)
+            #expect(user.id == session.user!.id)
             let updated = try await client.send(
                 .put, "/auth/v1/user", json: #"{"data":{"first_name":"Ada","theme":"dark"}}"#, bearer: session.accessToken
             ).decode(SessionUser.self)

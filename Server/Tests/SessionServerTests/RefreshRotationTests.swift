@@ -15,7 +15,7 @@ struct RefreshRotationTests {
             let session = try await client.signUp()
             let refreshed = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
             #expect(refreshed.refreshToken != session.refreshToken)
-            #expect(refreshed.user.id == session.user.id)
+            #expect(refreshed.user!.id == session.user!.id)
             #expect(refreshed.tokenType == "bearer")
             #expect(refreshed.expiresIn == 3600)
         }

@@ -57,7 +57,7 @@ struct RemoteJWKSTests {
             await issuer.clock.advance(by: 11)
             let ok = try await client.send(.get, "/api/whoami", bearer: session.accessToken)
             #expect(ok.status == .ok)
-            #expect(ok.text == session.user.id)
+            #expect(ok.text == session.user!.id)
             // Cached now: no more fetches for a known kid.
             _ = try await client.send(.get, "/api/whoami", bearer: session.accessToken)
             #expect(await fetcher.fetches == 2)

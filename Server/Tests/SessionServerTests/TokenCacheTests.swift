@@ -126,7 +126,7 @@ struct TokenCacheTests {
         try await server.run { client in
             let session = try await client.signUp()
             #expect(try await client.send(.get, "/v1/auth/me", bearer: session.accessToken).status == .ok)
-            try await revokeBehindTheServersBack(server, userID: session.user.id)
+            try await revokeBehindTheServersBack(server, userID: session.user!.id)
             // Within the bound the remembered answer may still be used ...
             #expect(try await client.send(.get, "/v1/auth/me", bearer: session.accessToken).status == .ok)
             await server.clock.advance(by: 5)
@@ -141,7 +141,7 @@ struct TokenCacheTests {
         try await server.run { client in
             let session = try await client.signUp()
             #expect(try await client.send(.get, "/v1/auth/me", bearer: session.accessToken).status == .ok)
-            try await revokeBehindTheServersBack(server, userID: session.user.id)
+            try await revokeBehindTheServersBack(server, userID: session.user!.id)
             let after = try await client.send(.get, "/v1/auth/me", bearer: session.accessToken)
             #expect(after.gatewayCode == "SESSION_EXPIRED")
         }

@@ -31,6 +31,8 @@ public struct GoTrueErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     public static let emailExists = Self("email_exists")
     public static let weakPassword = Self("weak_password")
     public static let userNotFound = Self("user_not_found")
+    /// The user is banned (GoTrue answers it on refresh and sign-in).
+    public static let userBanned = Self("user_banned")
     public static let overRequestRateLimit = Self("over_request_rate_limit")
     public static let unsupportedGrantType = Self("unsupported_grant_type")
     public static let flowStateNotFound = Self("flow_state_not_found")
@@ -44,10 +46,14 @@ public struct GoTrueErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     /// OAuth 2.0's generic refusal, sent by older GoTrue and custom backends.
     public static let invalidGrant = Self("invalid_grant")
 
-    /// True for codes that mean the session itself is over.
+    /// True for GoTrue's codes that mean the session itself is over.
+    ///
+    /// OAuth's generic `invalid_grant` is not one of them: proxies and
+    /// unrelated services answer it too, so a custom backend that means it
+    /// declares it (see `SessionEndingCodes` in SessionKit).
     public var endsSession: Bool {
         switch self {
-        case .refreshTokenNotFound, .sessionNotFound, .sessionExpired, .invalidGrant: true
+        case .refreshTokenNotFound, .sessionNotFound, .sessionExpired, .userNotFound, .userBanned: true
         default: false
         }
     }

@@ -13,8 +13,11 @@ public struct SessionUser: Sendable, Hashable, Codable {
     public var appMetadata: [String: JSONValue]
     public var identities: [UserIdentity]?
     public var isAnonymous: Bool?
-    public var createdAt: Date
-    public var updatedAt: Date
+    /// When the account was created; `nil` when the server did not say
+    /// (custom backends often omit it).
+    public var createdAt: Date?
+    /// When the account last changed; `nil` when the server did not say.
+    public var updatedAt: Date?
 
     public init(
         id: String,
@@ -28,8 +31,8 @@ public struct SessionUser: Sendable, Hashable, Codable {
         appMetadata: [String: JSONValue] = [:],
         identities: [UserIdentity]? = nil,
         isAnonymous: Bool? = false,
-        createdAt: Date,
-        updatedAt: Date
+        createdAt: Date?,
+        updatedAt: Date?
     ) {
         self.id = id
         self.aud = aud
@@ -70,8 +73,21 @@ public struct SessionUser: Sendable, Hashable, Codable {
         appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata) ?? [:]
         identities = try c.decodeIfPresent([UserIdentity].self, forKey: .identities)
         isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous)
-        createdAt = try c.decode(Date.self, forKey: .createdAt)
-        updatedAt = try c.decode(Date.self, forKey: .updatedAt)
+        createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
+        updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt)
+    }
+}
+
+extension SessionUser {
+    /// The user an access token describes, for servers whose session body
+    /// carries no `user` (the tokens are what matter; the claims name the person).
+    ///
+    /// - Returns: `nil` when the claims have no subject.
+    public init?(claims: JWTClaims) {
+        guard let sub = claims.sub, !sub.isEmpty else { return nil }
+        self.init(
+            id: sub, aud: claims.aud.first ?? "", role: claims.role ?? "", email: claims.email,
+            createdAt: nil, updatedAt: nil)
     }
 }
 

@@ -1,22 +1,30 @@
 import Foundation
 
 /// The session body GoTrue answers on sign-up, sign-in and refresh.
+///
+/// Decoding needs only the two tokens: a server that rotated the refresh
+/// token has spent the old one, so an answer is kept whenever its tokens can
+/// be read, even when it lacks `token_type`, `expires_in` or `user` (custom
+/// backends often send `{"access_token","refresh_token","expires_in"}` alone).
 public struct TokenResponse: Sendable, Hashable, Codable {
     public var accessToken: String
     public var tokenType: String
-    /// Lifetime of the access token in seconds, as the server counted it.
+    /// Lifetime of the access token in seconds, as the server counted it;
+    /// `0` when the server did not say (the expiry then comes from `expires_at`
+    /// or the JWT's `exp`).
     public var expiresIn: Int
     /// Expiry as Unix seconds; older GoTrue versions omit it.
     public var expiresAt: Int?
     public var refreshToken: String
-    public var user: SessionUser
+    /// The user; `nil` when the server sent none (the client reads the JWT's claims).
+    public var user: SessionUser?
     /// Tokens of the OAuth provider, when the session came from one.
     public var providerToken: String?
     public var providerRefreshToken: String?
 
     public init(
         accessToken: String, tokenType: String = "bearer", expiresIn: Int, expiresAt: Int?,
-        refreshToken: String, user: SessionUser, providerToken: String? = nil, providerRefreshToken: String? = nil
+        refreshToken: String, user: SessionUser?, providerToken: String? = nil, providerRefreshToken: String? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -37,6 +45,27 @@ public struct TokenResponse: Sendable, Hashable, Codable {
         case refreshToken = "refresh_token"
         case providerToken = "provider_token"
         case providerRefreshToken = "provider_refresh_token"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try c.decode(String.self, forKey: .accessToken)
+        refreshToken = try c.decode(String.self, forKey: .refreshToken)
+        tokenType = try c.decodeIfPresent(String.self, forKey: .tokenType) ?? "bearer"
+        expiresIn = try Self.decodeSeconds(c, .expiresIn) ?? 0
+        expiresAt = try Self.decodeSeconds(c, .expiresAt)
+        user = try c.decodeIfPresent(SessionUser.self, forKey: .user)
+        providerToken = try c.decodeIfPresent(String.self, forKey: .providerToken)
+        providerRefreshToken = try c.decodeIfPresent(String.self, forKey: .providerRefreshToken)
+    }
+
+    /// Whole seconds, sent as an integer or (by some servers) a fractional number.
+    private static func decodeSeconds(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int? {
+        guard let seconds = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard seconds.isFinite, abs(seconds) < 1e11 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(key.rawValue) is out of range")
+        }
+        return Int(seconds.rounded(.down))
     }
 }
 

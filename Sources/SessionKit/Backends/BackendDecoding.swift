@@ -28,7 +28,13 @@ public enum BackendDecoding {
         }
     }
 
-    /// Checks a decoded session body is usable: both tokens present, a sane lifetime.
+    /// Checks a decoded session body is usable: both tokens present and of sane size.
+    ///
+    /// A zero, negative or missing `expires_in` is not refused: the server
+    /// has already rotated the refresh token, so the answer must be kept; the
+    /// expiry then comes from `expires_at` or the JWT's `exp` (see
+    /// `Session.init(response:serverNow:)`) and the client's backoff keeps
+    /// a token that is due on arrival from causing a refresh loop.
     ///
     /// - Throws: ``SessionError/decoding`` naming the field; nothing is stored from such a body.
     public static func validate(_ response: TokenResponse) throws(SessionError) -> TokenResponse {
@@ -36,7 +42,6 @@ public enum BackendDecoding {
             if response.accessToken.isEmpty { "access_token is empty" }
             else if response.refreshToken.isEmpty { "refresh_token is empty" }
             else if response.accessToken.utf8.count > 16 * 1024 { "access_token is larger than 16 KiB" }
-            else if response.expiresIn < 0 { "expires_in is negative" }
             else { nil }
         if let problem {
             throw SessionError.decoding.with(message: "The server's session could not be used.", underlying: problem)

@@ -8,7 +8,13 @@ import SessionCore
 /// (`/.netlify/functions/auth-refresh-token` taking `{"refresh_token": …}`).
 ///
 /// Session and user bodies may be bare or wrapped in `{"success": true, "data": …}`.
+/// A session body needs only `access_token` and `refresh_token` (with
+/// `expires_in`, or a JWT whose `exp` says when it expires); without a `user`
+/// the person is read from the JWT's claims. A user body needs only `id`.
 /// Operations without a URL throw ``SessionError/unsupported``.
+///
+/// Declare the codes with which your backend ends a session in
+/// `sessionEndingCodes`: any other refusal of a refresh keeps the session.
 public struct CustomBackend: SessionBackend {
     public var refreshURL: URL
     public var meURL: URL
@@ -20,11 +26,13 @@ public struct CustomBackend: SessionBackend {
     public var sessionsURL: URL?
     /// Headers sent with every request to these endpoints (an API key, say).
     public var headers: [String: String]
+    /// The error codes with which this backend ends a session (default: GoTrue's and `SESSION_EXPIRED`).
+    public var sessionEndingCodes: SessionEndingCodes
 
     public init(
         refreshURL: URL, meURL: URL, signInURL: URL? = nil, signUpURL: URL? = nil, signOutURL: URL? = nil,
         updateProfileURL: URL? = nil, deleteAccountURL: URL? = nil, sessionsURL: URL? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:], sessionEndingCodes: SessionEndingCodes = .goTrue
     ) {
         self.refreshURL = refreshURL
         self.meURL = meURL
@@ -35,6 +43,12 @@ public struct CustomBackend: SessionBackend {
         self.deleteAccountURL = deleteAccountURL
         self.sessionsURL = sessionsURL
         self.headers = headers
+        self.sessionEndingCodes = sessionEndingCodes
+    }
+
+    public var origins: [URL] {
+        [refreshURL, meURL, signInURL, signUpURL, signOutURL, updateProfileURL, deleteAccountURL, sessionsURL]
+            .compactMap { $0 }
     }
 
     public func request(for operation: BackendOperation) throws(SessionError) -> URLRequest {

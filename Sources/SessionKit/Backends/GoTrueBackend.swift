@@ -75,6 +75,8 @@ public struct GoTrueBackend: SessionBackend {
         return endpoint("auth/v1/authorize", query: query)
     }
 
+    public var origins: [URL] { [url] }
+
     public func prepare(_ request: inout URLRequest) {
         // The anon key goes only to this server, never to third parties the app calls.
         guard let apiKey, request.url?.host == url.host, request.value(forHTTPHeaderField: "apikey") == nil else {

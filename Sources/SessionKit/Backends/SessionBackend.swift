@@ -65,10 +65,36 @@ public protocol SessionBackend: Sendable {
     ///
     /// - Throws: ``SessionError/unsupported`` when this backend has no OAuth sign-in.
     func authorizationURL(for request: OAuthAuthorizationRequest) throws(SessionError) -> URL
+
+    /// The error codes with which this backend says a session is over; every
+    /// other refusal of a refresh keeps the session (default ``SessionEndingCodes/goTrue``).
+    var sessionEndingCodes: SessionEndingCodes { get }
+
+    /// The origins (scheme, host, port) this backend's endpoints live on.
+    ///
+    /// The client learns the server's clock only from their answers, and by
+    /// default attaches the access token only to requests for them. The
+    /// default reads the refresh and current-user endpoints' URLs.
+    var origins: [URL] { get }
 }
 
 extension SessionBackend {
     public func prepare(_ request: inout URLRequest) {}
+
+    public var sessionEndingCodes: SessionEndingCodes { .goTrue }
+
+    public var origins: [URL] {
+        var found: [URL] = []
+        for operation in [BackendOperation.refresh(refreshToken: ""), .currentUser] {
+            do {
+                if let url = try request(for: operation).url { found.append(url) }
+            } catch {
+                // A backend without that endpoint names no origin through it.
+                continue
+            }
+        }
+        return found
+    }
 
     public func authorizationURL(for request: OAuthAuthorizationRequest) throws(SessionError) -> URL {
         throw SessionError.unsupported.with(message: "This backend does not support OAuth sign-in.")
@@ -96,10 +122,10 @@ extension SessionBackend where Self == CustomBackend {
     /// A server with its own refresh and me endpoints.
     public static func custom(
         refreshURL: URL, meURL: URL, signInURL: URL? = nil, signUpURL: URL? = nil, signOutURL: URL? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:], sessionEndingCodes: SessionEndingCodes = .goTrue
     ) -> CustomBackend {
         CustomBackend(
             refreshURL: refreshURL, meURL: meURL, signInURL: signInURL, signUpURL: signUpURL, signOutURL: signOutURL,
-            headers: headers)
+            headers: headers, sessionEndingCodes: sessionEndingCodes)
     }
 }

@@ -51,20 +51,24 @@ extension SessionClient {
     /// Signs out.
     ///
     /// `.local` and `.global` end the session on this device at once (state
-    /// `signedOut`, no error message) and tell the server; a server that
-    /// cannot be reached does not keep anyone signed in here. `.others` ends
-    /// the user's other sessions and keeps this one.
+    /// `signedOut`, no error message, the stored record deleted) and then
+    /// tell the server; a server that cannot be reached does not keep anyone
+    /// signed in here. `.others` ends the user's other sessions and keeps this one.
     ///
-    /// - Throws: for `.global` and `.others`, the server's error if it could not
-    ///   be told; ``SessionError/persistenceFailed`` if the stored session could not be deleted.
+    /// - Throws: ``SessionError/signOutIncomplete`` for `.global` when the
+    ///   server did not confirm that the other devices were signed out; for
+    ///   `.others`, the server's error; ``SessionError/persistenceFailed`` if
+    ///   the stored session could not be deleted.
     public func signOut(scope: SignOutScope = .local) async throws(SessionError) {
+        await waitForRunningRestore()
         if current == nil {
             // Not restored (a CLI run, say): sign out what the store holds, server included.
             await adoptStoredSessionForSignOut()
         }
         guard var session = current else {
             // Nothing in memory or the store; make sure nothing is left on disk either.
-            try await clearStore()
+            if let error = await clearStoredSession(ended: nil) { throw error }
+            hasRestored = true
             broadcaster.set(.signedOut)
             return
         }
@@ -74,71 +78,113 @@ extension SessionClient {
         }
         if scope == .global, machine.isExpired(session, now: clock.now) {
             do {
-                session = try await refreshSession(reason: .expired)
+                session = try await refreshSession(reason: .expired, honouringBackoff: false)
             } catch {
-                // The server will reject the expired token; we sign out here anyway.
+                // The server will reject the expired token; this device signs out anyway.
                 logger.notice("Could not refresh before a global sign-out", metadata: ["reason": "\(error.message)"])
             }
         }
-        guard current != nil else { return }
+        // The refresh may have ended or replaced the session while it ran.
+        guard let latest = current else { return }
+        session = latest
         await endSession(.signedOut, clearStore: false)
-        var serverError: SessionError?
-        do {
-            var request = try backend.request(for: .signOut(scope))
-            request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
-            switch await sendObserved(request) {
-            case .failure(let error): serverError = error
-            case .success(let (data, response)):
-                // 401/403/404: the session is already gone on the server, which is the goal.
-                if !(200..<300).contains(response.statusCode), ![401, 403, 404].contains(response.statusCode) {
-                    serverError = ResponseClassifier.error(
-                        status: response.statusCode, body: data, headers: response, context: .request)
-                }
-            }
-        } catch {
-            serverError = error
-        }
-        // Let an in-flight refresh settle, so its write cannot land after the delete.
-        if let flight = inflight { _ = await flight.task.value }
-        try await clearStore()
+        // Local first: the record is gone before the (maybe slow) server call,
+        // so a sign-in made meanwhile is never wiped by this sign-out.
+        let clearError = await clearStoredSession(ended: session)
+        let serverError = await tellServerSignedOut(session, scope: scope)
+        if let clearError { throw clearError }
         if let serverError {
             logger.notice("Signed out on this device; the server could not be told", metadata: ["reason": "\(serverError)"])
-            if scope == .global { throw serverError }
+            if scope == .global {
+                throw SessionError.signOutIncomplete.with(status: serverError.status, underlying: serverError.message)
+            }
         } else {
             logger.info("Signed out", metadata: ["scope": "\(scope.rawValue)"])
         }
     }
 
-    private func adoptStoredSessionForSignOut() async {
+    /// Sends the logout. For `.global` only a 2xx counts: a 401/403/404 means
+    /// the server did not sign anyone out with this token.
+    private func tellServerSignedOut(_ session: Session, scope: SignOutScope) async -> SessionError? {
+        let request: URLRequest
         do {
-            guard let record = try await store.load(), record.holdsSession else { return }
+            request = try backend.request(for: .signOut(scope))
+        } catch {
+            return error
+        }
+        var authorized = request
+        authorized.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+        switch await sendObserved(authorized) {
+        case .failure(let error):
+            return error
+        case .success(let (data, response)):
+            if (200..<300).contains(response.statusCode) { return nil }
+            // For this device, 401/403/404 mean the session is already gone on the server: the goal.
+            if scope != .global, [401, 403, 404].contains(response.statusCode) { return nil }
+            return ResponseClassifier.error(status: response.statusCode, body: data, headers: response, context: .request)
+        }
+    }
+
+    private func adoptStoredSessionForSignOut() async {
+        let read: Result<StoredSession?, SessionStoreError> = await withStoreAccess {
+            do throws(SessionStoreError) {
+                return .success(try await store.load())
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard current == nil else { return }
+        switch read {
+        case .success(let record):
+            guard let record, record.holdsSession else { return }
             generation += 1
             current = record.session
-            lastStoredRefreshToken = record.refreshToken
-        } catch {
+            noteWritten(record)
+        case .failure(let error):
             // Unreadable (a corrupt record is already moved aside): only the local clear remains.
             logger.notice("The stored session could not be read for sign-out", metadata: ["reason": "\(error)"])
         }
     }
 
-    /// Saves a new session (verified), then makes it current and publishes `signedIn`.
-    func establish(_ session: Session) async throws(SessionError) {
+    /// Saves a new session (verified, as the store's next record), then makes it current and publishes `signedIn`.
+    ///
+    /// - Parameter keepingUnsaved: when the tokens cannot be had again (an
+    ///   OAuth code is spent once), a failed save keeps them in memory and
+    ///   retries the write instead of throwing.
+    func establish(_ session: Session, keepingUnsaved: Bool = false) async throws(SessionError) {
         // Invalidate anything in flight for the previous session first.
         generation += 1
-        let record = StoredSession(session)
-        do {
-            try await store.save(record)
-        } catch {
+        let gen = generation
+        inflight?.task.cancel()
+        timer?.cancel()
+        writeRetryTask?.cancel()
+        pendingWrite = nil
+        let record: StoredSession
+        switch await saveNewSession(session) {
+        case .success(let saved):
+            record = saved
+        case .failure(let error) where keepingUnsaved && gen == generation:
+            logger.error("The new session could not be saved; keeping it in memory and retrying", metadata: ["reason": "\(error)"])
+            record = StoredSession(session, sequence: nextSequence(after: nil))
+            pendingWrite = record
+            broadcaster.publish(.persistenceFailed(SessionError.persistenceFailed.with(underlying: error.reason)))
+            startWriteRetry()
+        case .failure(let error):
             logger.error("The new session could not be saved; not signing in", metadata: ["reason": "\(error)"])
             throw SessionError.persistenceFailed.with(
                 message: "Signed in, but the session could not be saved on this device. Please try again.",
                 underlying: error.reason)
         }
-        lastStoredRefreshToken = record.refreshToken
-        pendingWrite = nil
-        writeRetryTask?.cancel()
-        pkceVerifier = nil
+        guard gen == generation else {
+            // Signed out (or in again) while this was saved: that came later and wins.
+            logger.notice("A sign-in was overtaken by a later sign-in or sign-out while it was saved")
+            if current == nil { _ = await clearStoredSession(ended: session) }
+            throw SessionError.cancelled.with(message: "The sign-in was overtaken by a later sign-in or sign-out.")
+        }
+        if pendingWrite == nil { lastStoredRefreshToken = record.refreshToken }
+        pendingOAuth = nil
         isOffline = false
+        hasRestored = true
         current = session
         broadcaster.set(.signedIn(session))
         broadcaster.publish(.signedIn(session))
@@ -147,17 +193,20 @@ extension SessionClient {
     }
 
     enum EndReason {
-        /// The server ended it: `expired`, with the message, once.
-        case expired
+        /// The server ended it: `expired` with the error's message (session over, or account suspended), once.
+        case expired(SessionError)
         /// The server wants credentials, or another process signed out: `signedOut`, no message.
         case silently
         /// The person signed out.
         case signedOut
     }
 
-    /// Ends the session in memory (and, unless told otherwise, in the store).
-    func endSession(_ reason: EndReason, clearStore shouldClear: Bool = true) async {
-        guard current != nil else { return }
+    /// Ends the session in memory (and, unless told otherwise, in the store,
+    /// if the store still holds it).
+    ///
+    /// - Parameter lockHeld: the caller already holds the store's lock.
+    func endSession(_ reason: EndReason, clearStore shouldClear: Bool = true, lockHeld: Bool = false) async {
+        guard let ended = current else { return }
         generation += 1
         current = nil
         pendingWrite = nil
@@ -166,31 +215,21 @@ extension SessionClient {
         timer?.cancel()
         timer = nil
         writeRetryTask?.cancel()
+        validation?.cancel()
+        // A refresh still in flight for the ended session is abandoned (its
+        // result would be dropped anyway) so it lets go of the store's lock.
+        if !lockHeld { inflight?.task.cancel() }
         switch reason {
-        case .expired:
-            broadcaster.set(.expired(reason: SessionError.sessionExpiredMessage))
-            broadcaster.publish(.sessionExpired(message: SessionError.sessionExpiredMessage))
+        case .expired(let error):
+            broadcaster.set(.expired(reason: error.message))
+            broadcaster.publish(.sessionExpired(message: error.message))
         case .silently, .signedOut:
             broadcaster.set(.signedOut)
             broadcaster.publish(.signedOut)
         }
-        if shouldClear {
-            do {
-                try await clearStore()
-            } catch {
-                // The dead session would be restored at next launch and end there again.
-                logger.error("The ended session could not be deleted from the store", metadata: ["reason": "\(error)"])
-            }
-        }
-    }
-
-    func clearStore() async throws(SessionError) {
-        do {
-            try await store.clear()
-        } catch {
-            logger.error("The stored session could not be deleted", metadata: ["reason": "\(error)"])
-            throw SessionError.persistenceFailed.with(
-                message: "The session could not be deleted from this device.", underlying: error.reason)
+        if shouldClear, let error = await clearStoredSession(ended: ended, lockHeld: lockHeld) {
+            // The dead session would be restored at next launch and end there again.
+            logger.error("The ended session could not be deleted from the store", metadata: ["reason": "\(error)"])
         }
     }
 }

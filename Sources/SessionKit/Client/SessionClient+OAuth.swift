@@ -13,15 +13,20 @@ import SessionCore
 /// let session = try await client.handleOAuthCallback(callbackURL)
 /// ```
 ///
-/// The flow ends with a verified, stored, server-confirmed session or a
-/// typed ``SessionError``; never anything in between.
+/// The flow ends with a verified, stored session (confirmed with the server,
+/// or being confirmed in the background when it could not answer) or a typed
+/// ``SessionError`` with nothing stored.
 extension SessionClient {
+    /// How long after it started a token-style callback is still accepted.
+    static let oauthCallbackWindow: TimeInterval = 30 * 60
+
     /// Starts an OAuth sign-in and returns the URL to open.
     ///
-    /// A new PKCE verifier is saved in the store (verified) before this
-    /// returns, beside the current session if there is one, so the flow
-    /// survives the app being killed while the browser is open. A loopback
-    /// `redirectTo` (`http://127.0.0.1:PORT/callback`) works for CLIs.
+    /// A new PKCE verifier and a random `state` are saved in the store
+    /// (verified, as its next record, beside the stored session if there is
+    /// one) before this returns, so the flow survives the app being killed
+    /// while the browser is open. A loopback `redirectTo`
+    /// (`http://127.0.0.1:PORT/callback`) works for CLIs.
     ///
     /// - Parameters:
     ///   - provider: the provider's name on the server (`strava`).
@@ -31,32 +36,66 @@ extension SessionClient {
     ///   ``SessionError/storeUnavailable`` or ``SessionError/persistenceFailed`` (nothing started).
     public func signInWithOAuth(provider: String, redirectTo: URL, scopes: [String] = []) async throws(SessionError) -> URL {
         guard !provider.isEmpty else { throw SessionError.invalidRequest.with(message: "The provider name is empty.") }
-        let verifier = PKCE.makeVerifier()
+        await waitForRunningRestore()
+        let pending = PendingOAuth(verifier: PKCE.makeVerifier(), state: PKCE.makeVerifier(), startedAt: clock.now)
         let url = try backend.authorizationURL(
             for: OAuthAuthorizationRequest(
-                provider: provider, redirectTo: redirectTo, scopes: scopes, codeChallenge: PKCE.challenge(for: verifier)))
-        var record: StoredSession
-        if let current {
-            record = pendingWrite ?? StoredSession(current)
-        } else {
-            // Not restored (a CLI run, say): keep whatever session the store holds.
-            do {
-                record = try await store.load() ?? .pendingOAuth(verifier: verifier)
-            } catch {
-                logger.error("The store could not be read to start an OAuth sign-in", metadata: ["reason": "\(error)"])
-                throw SessionError.storeUnavailable.with(underlying: error.reason)
-            }
+                provider: provider, redirectTo: redirectTo, scopes: scopes,
+                codeChallenge: PKCE.challenge(for: pending.verifier), state: pending.state))
+        enum Outcome: Sendable {
+            case saved(StoredSession)
+            case unreadable(SessionStoreError)
+            case unwritable(SessionStoreError)
         }
-        record.pkceVerifier = verifier
-        do {
-            try await store.save(record)
-        } catch {
+        let memory = pendingWrite ?? current.map { StoredSession($0) }
+        let outcome: Outcome = await withStoreLock("starting an OAuth sign-in") { await withStoreAccess {
+            // Re-read under the lock: write the verifier beside what the store
+            // holds now, never beside an older session from memory.
+            let stored: StoredSession?
+            do throws(SessionStoreError) {
+                stored = try await store.load()
+            } catch {
+                return .unreadable(error)
+            }
+            var record: StoredSession
+            if let stored, stored.holdsSession, memory.map({ stored.sequence >= $0.sequence }) ?? true {
+                record = stored
+            } else if let memory {
+                record = memory
+            } else {
+                record = .pendingOAuth(verifier: pending.verifier)
+            }
+            record.pkceVerifier = pending.verifier
+            record.oauthState = pending.state
+            record.oauthStartedAt = pending.startedAt
+            record.sequence = nextSequence(after: stored)
+            do throws(SessionStoreError) {
+                try await store.save(record)
+            } catch {
+                return .unwritable(error)
+            }
+            noteWritten(record)
+            return .saved(record)
+        } }
+        switch outcome {
+        case .unreadable(let error):
+            logger.error("The store could not be read to start an OAuth sign-in", metadata: ["reason": "\(error)"])
+            throw SessionError.storeUnavailable.with(underlying: error.reason)
+        case .unwritable(let error):
             logger.error("The OAuth verifier could not be saved; not starting the sign-in", metadata: ["reason": "\(error)"])
             throw SessionError.persistenceFailed.with(
                 message: "The sign-in could not be prepared on this device. Please try again.", underlying: error.reason)
+        case .saved(let record):
+            if record.holdsSession, let current, record.refreshToken != current.refreshToken {
+                // The store was ahead of memory (another process refreshed): what was written is now ours.
+                adopt(record)
+            } else {
+                noteWritten(record)
+            }
+            // The unsaved session (if any) was the one written.
+            if record.holdsSession, record.refreshToken == pendingWrite?.refreshToken { pendingWrite = nil }
         }
-        if record.holdsSession, current != nil { pendingWrite = nil }
-        pkceVerifier = verifier
+        pendingOAuth = pending
         logger.info("OAuth sign-in started", metadata: ["provider": "\(provider)"])
         return url
     }
@@ -64,19 +103,26 @@ extension SessionClient {
     /// Finishes an OAuth sign-in from the redirect the app received.
     ///
     /// Reads `code` (PKCE) or, from backends that return them directly,
-    /// `access_token`, `refresh_token`, `expires_in` and `user_id`, in the
-    /// query or the fragment. On success the code is exchanged, the session is
-    /// confirmed with the server (`/v1/auth/me`, or `/auth/v1/user` where the
-    /// server has no gateway), saved verified, and only then reported
-    /// `signedIn`. Confirming before saving means a session the server does
-    /// not stand behind is never written, so there is nothing to roll back.
+    /// `access_token`, `refresh_token`, `expires_in`, `user_id` and `state`,
+    /// in the query or the fragment. The session is saved (verified) as soon
+    /// as the tokens are in hand — the code is spent, so they must not be
+    /// lost — and then confirmed with the server (`/v1/auth/me`, or
+    /// `/auth/v1/user` where the server has no gateway). A confirmation that
+    /// times out or meets a 5xx keeps the session and is retried in the
+    /// background; one that names another user, or that the server refuses
+    /// as ended, signs out again and throws.
+    ///
+    /// Token-style callbacks are accepted only while a sign-in started by
+    /// this client is pending, within 30 minutes, with the `state` it saved:
+    /// otherwise any web page could sign the person into someone else's account.
     ///
     /// - Throws: ``SessionError/oauthDenied``, ``SessionError/oauthFailed``,
     ///   ``SessionError/oauthCallbackInvalid`` (the message names the field),
     ///   ``SessionError/oauthFlowUnknown`` (not started here, or the code was
     ///   already used), ``SessionError/oauthFlowExpired``,
     ///   ``SessionError/oauthVerifierMismatch``, or a network/server/persistence
-    ///   error. In every case nothing is stored and an existing session is left as it was.
+    ///   error before the tokens were in hand. In every such case nothing is
+    ///   stored and an existing session is left as it was.
     @discardableResult
     public func handleOAuthCallback(_ url: URL) async throws(SessionError) -> Session {
         let callback: OAuthCallback
@@ -86,6 +132,7 @@ extension SessionClient {
             logger.notice("The OAuth callback was refused", metadata: ["reason": "\(error.field ?? error.error ?? "unreadable")"])
             throw Self.sessionError(for: error)
         }
+        await waitForRunningRestore()
         let serverNow = machine.offset.serverTime(at: clock.now)
         var session: Session
         let expectedID: String?
@@ -93,8 +140,9 @@ extension SessionClient {
         case .code(let code):
             let response = try await exchange(code: code)
             session = Session(response: response, serverNow: serverNow)
-            expectedID = response.user.id
+            expectedID = response.user?.id
         case .tokens(let tokens):
+            try await checkPendingFlow(for: tokens)
             try Self.checkSubject(of: tokens)
             session = Session(
                 accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
@@ -103,29 +151,90 @@ extension SessionClient {
                 lifetime: TimeInterval(tokens.expiresIn))
             expectedID = tokens.userID
         }
-        let user = try await confirm(session)
-        if let expectedID, expectedID != user.id {
-            logger.error("The confirmed user is not the one the callback named; not signing in")
-            throw SessionError.oauthCallbackInvalid.with(
-                message: "The sign-in callback's user_id does not match the signed-in user. Please start the sign-in again.")
+        // The tokens are in hand and the code is spent: keep them before anything else can fail.
+        try await establish(session, keepingUnsaved: true)
+        let gen = generation
+        do throws(SessionError) {
+            let user = try await confirm(session)
+            guard gen == generation else { return current ?? session }
+            if let expectedID, expectedID != user.id {
+                logger.error("The confirmed user is not the one the callback named; signing out again")
+                await endSession(.silently)
+                throw SessionError.oauthCallbackInvalid.with(
+                    message: "The sign-in callback's user_id does not match the signed-in user. Please start the sign-in again.")
+            }
+            session.user = user
+            if current?.refreshToken == session.refreshToken { current?.user = user }
+            return current ?? session
+        } catch where error.isTransient {
+            // The server could not say right now; the session stands until it does.
+            logger.notice("The new OAuth session could not be confirmed yet; keeping it and retrying", metadata: ["reason": "\(error)"])
+            validation = Task { [weak self] in await self?.confirmLater(generation: gen) }
+            return current ?? session
+        } catch {
+            // Refused by the server (the tokens are not good): nothing to keep.
+            if gen == generation, current != nil { await endSession(.silently) }
+            throw error
         }
-        session.user = user
-        try await establish(session)
-        return session
+    }
+
+    /// Retries the confirmation of a new OAuth session with backoff until the server answers.
+    private func confirmLater(generation gen: UInt64) async {
+        var attempt = 0
+        while gen == generation, let session = current, !isShutDown {
+            attempt += 1
+            do {
+                try await clock.sleep(for: configuration.backoff.delay(attempt: attempt, jitter: configuration.jitter.unit()))
+            } catch {
+                return  // cancelled: the session ended or the client shut down
+            }
+            guard gen == generation else { return }
+            do {
+                let user = try await confirm(session)
+                if gen == generation { current?.user = user }
+                return
+            } catch where error.isTransient {
+                continue
+            } catch {
+                logger.notice("The server refused the new OAuth session; signing out", metadata: ["reason": "\(error)"])
+                if gen == generation { await endSession(.silently) }
+                return
+            }
+        }
+    }
+
+    /// A token-style callback must answer a sign-in started here, recently, with its `state`.
+    private func checkPendingFlow(for tokens: OAuthCallback.Tokens) async throws(SessionError) {
+        let pending = try await loadPendingOAuth()
+        guard let pending else {
+            logger.notice("Tokens arrived in an OAuth callback, but no sign-in was started here")
+            throw SessionError.oauthFlowUnknown
+        }
+        if let startedAt = pending.startedAt, clock.now.timeIntervalSince(startedAt) > Self.oauthCallbackWindow {
+            throw SessionError.oauthFlowExpired
+        }
+        guard let expected = pending.state, let state = tokens.state, state == expected else {
+            logger.notice("An OAuth callback's state does not match the sign-in started here; refused")
+            throw SessionError.oauthCallbackInvalid.with(
+                message: "The sign-in callback does not belong to the sign-in started here. Please start the sign-in again.",
+                underlying: "field: state")
+        }
+    }
+
+    /// The sign-in in progress, from memory or (after the app was killed) the store.
+    private func loadPendingOAuth() async throws(SessionError) -> PendingOAuth? {
+        if let pendingOAuth { return pendingOAuth }
+        do {
+            return PendingOAuth(try await store.load())
+        } catch {
+            throw SessionError.storeUnavailable.with(underlying: error.reason)
+        }
     }
 
     /// `grant_type=pkce` with the stored verifier.
     private func exchange(code: String) async throws(SessionError) -> TokenResponse {
-        var verifier = pkceVerifier
-        if verifier == nil {
-            // The app may have been killed while the browser was open and not restored yet.
-            do {
-                verifier = try await store.load()?.pkceVerifier
-            } catch {
-                throw SessionError.storeUnavailable.with(underlying: error.reason)
-            }
-        }
-        guard let verifier else {
+        // The app may have been killed while the browser was open and not restored yet.
+        guard let verifier = try await loadPendingOAuth()?.verifier else {
             logger.notice("An OAuth callback arrived but no sign-in was started here")
             throw SessionError.oauthFlowUnknown
         }

@@ -8,6 +8,7 @@ import SessionCore
 /// The refresh engine: single flight inside the process (one `Task` kept in
 /// the actor, set before the first `await`) and across processes (the
 /// store's lock, then a re-read of the store before asking the server).
+/// docs/PROTOCOL.md walks through it step by step.
 extension SessionClient {
     /// Why a refresh is wanted; decides when an already refreshed session is good enough.
     enum RefreshReason: Sendable {
@@ -21,15 +22,23 @@ extension SessionClient {
 
     /// Forces a refresh now and returns the new session.
     ///
+    /// An explicit call is not held back by the backoff in force (the
+    /// automatic paths are).
+    ///
     /// - Throws: ``SessionError/notSignedIn``, ``SessionError/sessionExpired``
     ///   (the server ended the session) or a transient error (the session is kept).
     @discardableResult
     public func refresh() async throws(SessionError) -> Session {
+        try await ensureRestored()
         guard let session = current else { throw .notSignedIn }
-        return try await refreshSession(reason: .rejected(accessToken: session.accessToken))
+        return try await refreshSession(reason: .rejected(accessToken: session.accessToken), honouringBackoff: false)
     }
 
     /// A fresh access token, refreshing first (single flight) when it has expired.
+    ///
+    /// Called while ``restore()`` runs, it waits for it. During an outage it
+    /// answers from the backoff in force (and the server's `Retry-After`)
+    /// instead of asking the server on every call.
     ///
     /// - Throws: ``SessionError/notSignedIn``, ``SessionError/sessionExpired``,
     ///   or ``SessionError/network`` and others when the token expired and the
@@ -40,13 +49,18 @@ extension SessionClient {
 
     /// The session, refreshed first if its access token has expired.
     func validSession() async throws(SessionError) -> Session {
+        try await ensureRestored()
         guard let session = current else { throw .notSignedIn }
         if !machine.isExpired(session, now: clock.now) { return session }
         return try await refreshSession(reason: .expired)
     }
 
     /// Refreshes, joining the in-flight refresh when it serves `reason`.
-    func refreshSession(reason: RefreshReason) async throws(SessionError) -> Session {
+    ///
+    /// - Parameter honouringBackoff: when `true` (on-demand calls), a refresh
+    ///   is not sent while a failure's backoff is in force; the last failure
+    ///   is answered instead.
+    func refreshSession(reason: RefreshReason, honouringBackoff: Bool = true) async throws(SessionError) -> Session {
         while true {
             guard let session = current else { throw .notSignedIn }
             if isSatisfied(reason, by: session) { return session }
@@ -59,11 +73,23 @@ extension SessionClient {
                 // Succeeded or the session changed meanwhile: look again.
                 continue
             }
-            return try await startFlight(from: session).task.value.get()
+            if honouringBackoff {
+                switch machine.gate(now: clock.now) {
+                case .open:
+                    break
+                case .failing(let until, let error):
+                    // An outage in progress: answer from the backoff instead of asking again.
+                    throw error.with(retryAfter: max(0, until.timeIntervalSince(clock.now)))
+                case .justRefreshed:
+                    // The server has just issued this token (with no useful lifetime): use it.
+                    return session
+                }
+            }
+            return try await startFlight(from: session, reason: reason).task.value.get()
         }
     }
 
-    private func isSatisfied(_ reason: RefreshReason, by session: Session) -> Bool {
+    func isSatisfied(_ reason: RefreshReason, by session: Session) -> Bool {
         switch reason {
         case .expired: !machine.isExpired(session, now: clock.now)
         case .rejected(let accessToken): session.accessToken != accessToken
@@ -72,56 +98,62 @@ extension SessionClient {
     }
 
     /// Starts the one refresh flight; callers that come later join it.
-    private func startFlight(from session: Session) -> RefreshFlight {
+    private func startFlight(from session: Session, reason: RefreshReason) -> RefreshFlight {
         flightCounter += 1
         let id = flightCounter
         let gen = generation
         // Set before any `await`, so every concurrent caller sees it.
-        let task = Task { await self.performRefresh(from: session, generation: gen, flightID: id) }
+        let task = Task { await self.performRefresh(from: session, reason: reason, generation: gen, flightID: id) }
         let flight = RefreshFlight(id: id, refreshToken: session.refreshToken, task: task)
         inflight = flight
         return flight
     }
 
     private func performRefresh(
-        from session: Session, generation gen: UInt64, flightID: UInt64
+        from session: Session, reason: RefreshReason, generation gen: UInt64, flightID: UInt64
     ) async -> Result<Session, SessionError> {
-        let lock: (any SessionStoreLock)?
-        do {
-            lock = try await store.lockForRefresh()
-        } catch {
-            // Refreshing without the lock risks a race the server's reuse grace
-            // absorbs; not refreshing at all would strand the person.
-            logger.warning("The refresh lock could not be taken; refreshing without it", metadata: ["reason": "\(error)"])
-            lock = nil
+        // Held while the lock is: a suspended app must not sit on a lock its extensions wait for.
+        let activity = configuration.backgroundActivity.begin("SessionKit refresh")
+        let result = await withStoreLock("refresh") {
+            await refreshLocked(from: session, reason: reason, generation: gen, attemptsLeft: 2)
         }
-        let result = await refreshLocked(from: session, generation: gen)
-        await lock?.unlock()
+        activity.end()
         if inflight?.id == flightID { inflight = nil }
         return result
     }
 
-    private func refreshLocked(from session: Session, generation gen: UInt64) async -> Result<Session, SessionError> {
+    private func refreshLocked(
+        from session: Session, reason: RefreshReason, generation gen: UInt64, attemptsLeft: Int
+    ) async -> Result<Session, SessionError> {
         guard gen == generation else { return .failure(.notSignedIn) }
+        var session = session
         // Another process may have refreshed while we waited for the lock.
         switch await adoptStoredSessionIfNewer(than: session, generation: gen) {
-        case .adopted(let adopted): return .success(adopted)
-        case .signedOutElsewhere: return .failure(.notSignedIn)
-        case .unchanged: break
+        case .adopted(let adopted):
+            if isSatisfied(reason, by: adopted), !machine.isExpired(adopted, now: clock.now) { return .success(adopted) }
+            // Adopted, but already expired (it was written long ago): refresh it, still under the lock.
+            session = adopted
+        case .signedOutElsewhere:
+            return .failure(.notSignedIn)
+        case .unchanged:
+            break
         }
+        guard gen == generation else { return .failure(current == nil ? .notSignedIn : .cancelled) }
         logger.debug("Refreshing the session", metadata: ["refresh_token": "\(TokenRedaction.prefix(session.refreshToken))"])
         let outcome = await sendRefresh(refreshToken: session.refreshToken)
         guard gen == generation else {
-            logger.info("Dropped a refresh result: the session changed while it was in flight")
+            logger.info("Dropped a refresh result: the session ended or was replaced while it was in flight")
             return .failure(current == nil ? .notSignedIn : .cancelled)
         }
         switch outcome {
         case .success(let response):
-            let refreshed = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
+            var refreshed = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
+            // A body without `user` (and without claims naming one) keeps the person we know.
+            if refreshed.user == nil { refreshed.user = session.user }
             // Persist (verified) first, then publish.
-            await persistRefreshed(refreshed)
+            await persistRefreshed(refreshed, generation: gen)
             guard gen == generation else { return .failure(.notSignedIn) }
-            install(refreshed)
+            installRefreshed(refreshed)
             logger.info("Refreshed the session", metadata: ["refresh_token": "\(TokenRedaction.prefix(refreshed.refreshToken))"])
             broadcaster.publish(.tokenRefreshed(refreshed))
             return .success(refreshed)
@@ -129,41 +161,49 @@ extension SessionClient {
             // Another process may have written a newer session (it refreshed
             // first, or signed in again): adopt it rather than end anything.
             switch await adoptStoredSessionIfNewer(than: session, generation: gen) {
-            case .adopted(let adopted): return .success(adopted)
-            case .signedOutElsewhere: return .failure(.notSignedIn)
-            case .unchanged: return await endRefreshedSession(.terminal(error), error: error)
+            case .adopted(let adopted):
+                if !machine.isExpired(adopted, now: clock.now) || attemptsLeft <= 1 { return .success(adopted) }
+                return await refreshLocked(from: adopted, reason: reason, generation: gen, attemptsLeft: attemptsLeft - 1)
+            case .signedOutElsewhere:
+                return .failure(.notSignedIn)
+            case .unchanged:
+                logger.notice("The server ended the session", metadata: ["reason": "\(error)"])
+                _ = machine.refreshFailed(.terminal(error), now: clock.now, jitter: 0)
+                broadcaster.publish(.refreshFailed(error, willRetry: false))
+                await endSession(.expired(error), lockHeld: true)
+                return .failure(error)
             }
-        case .signedOutSilently(let error):
-            return await endRefreshedSession(outcome, error: error)
-        case .transient(let error):
-            let action = machine.refreshFailed(outcome, jitter: configuration.jitter.unit())
-            if error == .network || machine.isExpired(session, now: clock.now) { markOffline(session) }
-            let willRetry = configuration.automaticRefresh && !isShutDown
-            if error == .network {
-                logger.notice("The server is unreachable; keeping the session", metadata: ["reason": "\(error)"])
-            } else {
-                logger.warning("The refresh failed; keeping the session and retrying", metadata: ["reason": "\(error)"])
-            }
-            broadcaster.publish(.refreshFailed(error, willRetry: willRetry))
-            if case .retry(let delay) = action {
-                startTimer(at: clock.now.addingTimeInterval(delay), refreshToken: session.refreshToken)
-            }
-            return .failure(error)
+        case .transient(let error), .refused(let error):
+            return .failure(refreshFailed(outcome, error: error, session: session))
         }
     }
 
-    private func endRefreshedSession(_ outcome: RefreshOutcome, error: SessionError) async -> Result<Session, SessionError> {
-        switch machine.refreshFailed(outcome, jitter: 0) {
-        case .signOut:
-            logger.info("The server wants a new sign-in; signed out")
-            await endSession(.silently)
-            return .failure(.authRequired)
-        default:
-            logger.notice("The server ended the session", metadata: ["reason": "\(error)"])
-            broadcaster.publish(.refreshFailed(error, willRetry: false))
-            await endSession(.expired)
-            return .failure(.sessionExpired)
+    /// A refresh that did not end the session: keep it, back off, tell the app.
+    private func refreshFailed(_ outcome: RefreshOutcome, error: SessionError, session: Session) -> SessionError {
+        let now = clock.now
+        let action = machine.refreshFailed(outcome, now: now, jitter: configuration.jitter.unit())
+        let willRetry = configuration.automaticRefresh && !isShutDown
+        if case .refused = outcome {
+            logger.warning(
+                "The refresh was refused by something other than the auth server; keeping the session",
+                metadata: ["reason": "\(error)"])
+        } else if error == .network {
+            logger.notice("The server is unreachable; keeping the session", metadata: ["reason": "\(error)"])
+        } else {
+            logger.warning("The refresh failed; keeping the session and retrying", metadata: ["reason": "\(error)"])
         }
+        if let current = self.current {
+            if machine.needsAttention(for: current, now: now) {
+                broadcaster.set(.needsAttention(current, reason: error))
+            } else if error == .network || machine.isExpired(current, now: now) {
+                markOffline(current)
+            }
+        }
+        broadcaster.publish(.refreshFailed(error, willRetry: willRetry))
+        if case .retry(let delay) = action {
+            startTimer(at: now.addingTimeInterval(delay), refreshToken: session.refreshToken)
+        }
+        return error
     }
 
     /// Sends the refresh request and reads the answer as the refresh-outcome table.
@@ -190,13 +230,24 @@ extension SessionClient {
     }
 
     /// Re-reads the store; adopts a session another process wrote meanwhile.
+    ///
+    /// Adoption only moves forward: a record is adopted when its sequence is
+    /// higher than any this client has seen, never an older one.
     func adoptStoredSessionIfNewer(than session: Session, generation gen: UInt64) async -> AdoptionResult {
+        let read: Result<StoredSession?, SessionStoreError> = await withStoreAccess {
+            do throws(SessionStoreError) {
+                return .success(try await store.load())
+            } catch {
+                return .failure(error)
+            }
+        }
         let record: StoredSession?
-        do {
-            record = try await store.load()
-        } catch {
+        switch read {
+        case .success(let value):
+            record = value
+        case .failure(let error):
             // The in-memory session stays the authority; the refresh will rewrite the store.
-            logger.error("The session store could not be re-read before refreshing", metadata: ["reason": "\(error)"])
+            logger.error("The session store could not be re-read", metadata: ["reason": "\(error)"])
             return .unchanged
         }
         guard gen == generation else { return .unchanged }
@@ -209,28 +260,48 @@ extension SessionClient {
             }
             return .unchanged
         }
-        guard record.refreshToken != session.refreshToken, record.refreshToken != lastStoredRefreshToken else {
+        guard isNewer(record, than: session) else {
+            if record.refreshToken == session.refreshToken { noteWritten(record) }
             return .unchanged
         }
-        let adopted = record.session
-        lastStoredRefreshToken = record.refreshToken
+        return .adopted(adopt(record))
+    }
+
+    /// Makes a record another process wrote current (same generation: it is
+    /// the same sign-in, further along) and says so.
+    @discardableResult
+    func adopt(_ record: StoredSession) -> Session {
+        var adopted = record.session
+        if adopted.user == nil { adopted.user = current?.user }
+        noteWritten(record)
         pendingWrite = nil
         writeRetryTask?.cancel()
         install(adopted)
         logger.info("Adopted the session another process refreshed", metadata: ["refresh_token": "\(TokenRedaction.prefix(adopted.refreshToken))"])
         broadcaster.publish(.adoptedStoredSession(adopted))
-        return .adopted(adopted)
+        return adopted
     }
 
     /// Makes `session` current (same person, new tokens) and schedules its refresh.
     func install(_ session: Session) {
+        setCurrent(session)
+        apply(machine.sessionChanged(to: session, now: clock.now))
+    }
+
+    /// As ``install(_:)``, for a session this client just refreshed: a token
+    /// that is already due on arrival waits a backoff before the next refresh.
+    private func installRefreshed(_ session: Session) {
+        setCurrent(session)
+        apply(machine.refreshSucceeded(with: session, now: clock.now, jitter: configuration.jitter.unit()))
+    }
+
+    private func setCurrent(_ session: Session) {
         current = session
         if isOffline {
             isOffline = false
             broadcaster.publish(.online)
         }
         broadcaster.set(.signedIn(session))
-        apply(machine.sessionChanged(to: session, now: clock.now))
     }
 
     func markOffline(_ session: Session) {

@@ -12,12 +12,21 @@ extension SessionClient {
     /// On 401 (or GoTrue's 403 `bad_jwt`) it forces one refresh — never
     /// answered by the token that was just rejected — and retries once.
     /// 403 `FORBIDDEN` is returned as ``SessionError/forbidden`` without a refresh.
+    /// Called while ``restore()`` runs, it waits for it.
     ///
     /// - Returns: body and response of a 2xx answer.
-    /// - Throws: ``SessionError`` decoded from the error body (both GoTrue
-    ///   shapes and the gateway envelope); `AUTH_REQUIRED` after the retry
-    ///   signs out without a message and throws ``SessionError/authRequired``.
+    /// - Throws: ``SessionError/originNotAllowed`` (nothing sent) when the
+    ///   request's origin is not in ``SessionClientConfiguration/authorizedOrigins``
+    ///   (default: the backend's); ``SessionError`` decoded from the error
+    ///   body (both GoTrue shapes and the gateway envelope); `AUTH_REQUIRED`
+    ///   after the retry signs out without a message and throws ``SessionError/authRequired``.
     public func send(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
+        let allowed = configuration.authorizedOrigins ?? backend.origins
+        guard Origin.url(request.url, isIn: allowed) else {
+            logger.warning("Refused to attach the access token to a request for another origin", metadata: ["host": "\(request.url?.host ?? "-")"])
+            throw SessionError.originNotAllowed.with(
+                underlying: "\(request.url?.host ?? "no host") is not in authorizedOrigins; add its origin to the configuration")
+        }
         var request = request
         backend.prepare(&request)
         return try await authorizedSend(request)
@@ -78,7 +87,7 @@ extension SessionClient {
         switch error.code {
         case .sessionExpired?:
             logger.notice("The server rejected a freshly refreshed token as expired; ending the session")
-            await endSession(.expired)
+            await endSession(.expired(.sessionExpired))
             throw error
         case .authRequired?:
             logger.info("The server requires a new sign-in; signed out")
@@ -111,20 +120,28 @@ extension SessionClient {
         return data
     }
 
-    /// Sends through the transport, learning the server's clock and reachability from every answer.
+    /// Sends through the transport, learning reachability from every answer
+    /// and the server's clock from the auth backend's own answers.
     func sendObserved(_ request: URLRequest) async -> Result<(Data, HTTPURLResponse), SessionError> {
         let answer: (Data, HTTPURLResponse)
+        let sentAt = clock.now
         do {
             answer = try await configuration.transport.send(request)
         } catch {
             return .failure(ResponseClassifier.transportError(error))
         }
         let now = clock.now
-        if machine.offset.observe(dateHeader: answer.1.value(forHTTPHeaderField: "Date"), receivedAt: now) {
+        // Another host's clock (an API, a CDN) says nothing about when the auth server's tokens expire.
+        if Origin.url(request.url, isIn: backend.origins),
+            machine.offset.observe(
+                dateHeader: answer.1.value(forHTTPHeaderField: "Date"), age: answer.1.value(forHTTPHeaderField: "Age"),
+                sentAt: sentAt, receivedAt: now)
+        {
             logger.info("Estimated the server clock offset", metadata: ["seconds": "\(Int(machine.offset.seconds))"])
-            if let current { apply(machine.sessionChanged(to: current, now: now)) }
+            if let current { apply(machine.rescheduled(current, now: now)) }
         }
-        if isOffline, let current, !machine.isExpired(current, now: now) {
+        // Back online only when the auth server itself answered (a captive portal answers anything).
+        if isOffline, let current, !machine.isExpired(current, now: now), Origin.url(request.url, isIn: backend.origins) {
             isOffline = false
             broadcaster.set(.signedIn(current))
             broadcaster.publish(.online)

@@ -15,7 +15,7 @@ extension SessionClient {
         switch machine.resumed(session: session, now: clock.now, offline: isOffline) {
         case .refreshNow:
             do {
-                _ = try await refreshSession(reason: .scheduled(refreshToken: session.refreshToken))
+                _ = try await refreshSession(reason: .scheduled(refreshToken: session.refreshToken), honouringBackoff: false)
             } catch {
                 // The refresh path already published the failure and scheduled the retry.
                 logger.debug("Refresh on resume failed", metadata: ["reason": "\(error.message)"])
@@ -35,14 +35,8 @@ extension SessionClient {
         validation?.cancel()
         writeRetryTask?.cancel()
         if let flight = inflight { _ = await flight.task.value }
-        if let record = pendingWrite {
-            do {
-                try await store.save(record)
-                pendingWrite = nil
-                lastStoredRefreshToken = record.refreshToken
-            } catch {
-                logger.error("The session could not be saved before shutdown", metadata: ["reason": "\(error)"])
-            }
+        if pendingWrite != nil, await retryPendingWrite() {
+            logger.error("The session could not be saved before shutdown; the store keeps the previous record")
         }
         broadcaster.finish()
     }
@@ -57,7 +51,7 @@ extension SessionClient {
             startTimer(at: clock.now, refreshToken: session.refreshToken)
         case .retry(let delay):
             startTimer(at: clock.now.addingTimeInterval(delay), refreshToken: session.refreshToken)
-        case .none, .clearSession, .signOut, .adoptStoredSession:
+        case .none, .clearSession, .adoptStoredSession:
             break
         }
     }
@@ -82,68 +76,11 @@ extension SessionClient {
         guard gen == generation, current?.refreshToken == refreshToken, !isShutDown else { return }
         timer = nil
         do {
-            _ = try await refreshSession(reason: .scheduled(refreshToken: refreshToken))
+            // The timer is the backoff: it does not wait for itself.
+            _ = try await refreshSession(reason: .scheduled(refreshToken: refreshToken), honouringBackoff: false)
         } catch {
             // Published and rescheduled by the refresh path.
             logger.debug("Scheduled refresh failed", metadata: ["reason": "\(error.message)"])
         }
-    }
-
-    /// Saves a refreshed session. On failure the session stays in memory, the
-    /// write is retried with backoff and `persistenceFailed` is published: the
-    /// new refresh token is never dropped.
-    func persistRefreshed(_ session: Session) async {
-        let record = StoredSession(session, pkceVerifier: pkceVerifier)
-        do {
-            try await store.save(record)
-            lastStoredRefreshToken = record.refreshToken
-            pendingWrite = nil
-            writeRetryTask?.cancel()
-        } catch {
-            logger.error("The refreshed session could not be saved; keeping it in memory and retrying", metadata: ["reason": "\(error)"])
-            pendingWrite = record
-            broadcaster.publish(.persistenceFailed(SessionError.persistenceFailed.with(underlying: error.reason)))
-            startWriteRetry()
-        }
-    }
-
-    private func startWriteRetry() {
-        writeRetryTask?.cancel()
-        guard !isShutDown else { return }
-        let clock = self.clock
-        let backoff = configuration.backoff
-        let jitter = configuration.jitter
-        writeRetryTask = Task { [weak self] in
-            var attempt = 0
-            while true {
-                attempt += 1
-                // At least a second apart, so a broken disk is not hammered.
-                let delay = max(1, backoff.delay(attempt: attempt, jitter: jitter.unit()))
-                do {
-                    try await clock.sleep(for: delay)
-                } catch {
-                    return  // cancelled: a newer write or the end of the session
-                }
-                guard let self, await self.retryPendingWrite() else { return }
-            }
-        }
-    }
-
-    /// - Returns: `true` when the write must be tried again.
-    private func retryPendingWrite() async -> Bool {
-        guard let record = pendingWrite else { return false }
-        do {
-            try await store.save(record)
-        } catch {
-            logger.warning("Saving the session failed again; will retry", metadata: ["reason": "\(error)"])
-            return true
-        }
-        // Only clear if nothing newer was queued while saving.
-        if pendingWrite == record {
-            pendingWrite = nil
-            lastStoredRefreshToken = record.refreshToken
-            logger.info("The session was saved after an earlier failure")
-        }
-        return pendingWrite != nil
     }
 }

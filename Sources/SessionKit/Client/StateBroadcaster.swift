@@ -10,7 +10,8 @@ import FoundationNetworking
 /// must get the current state first without a gap.
 final class StateBroadcaster: @unchecked Sendable {
     private let lock = NSLock()
-    private var state: SessionState = .signedOut
+    // `restoring` until the client has read its store: never `signedOut` before it knows.
+    private var state: SessionState = .restoring
     private var stateContinuations: [UUID: AsyncStream<SessionState>.Continuation] = [:]
     private var eventContinuations: [UUID: AsyncStream<SessionEvent>.Continuation] = [:]
     private var finished = false

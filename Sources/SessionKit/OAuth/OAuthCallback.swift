@@ -17,6 +17,9 @@ public struct OAuthCallback: Sendable, Hashable {
         public var expiresAt: Int?
         public var userID: String
         public var tokenType: String
+        /// The `state` the callback carried; the client accepts tokens only
+        /// when it matches the sign-in it started.
+        public var state: String?
     }
 
     public enum Result: Sendable, Hashable {
@@ -67,7 +70,9 @@ public struct OAuthCallback: Sendable, Hashable {
             result: .tokens(
                 Tokens(
                     accessToken: accessToken, refreshToken: refreshToken, expiresIn: expiresIn, expiresAt: expiresAt,
-                    userID: userID, tokenType: "bearer")))
+                    userID: userID, tokenType: "bearer", state: try fields["state"].map { value throws(OAuthCallbackError) in
+                        try opaque("state", value, maximum: 512)
+                    })))
     }
 
     /// Adds `name=value` pairs; a name given twice with different values is refused,

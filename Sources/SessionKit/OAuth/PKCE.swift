@@ -32,11 +32,16 @@ public struct OAuthAuthorizationRequest: Sendable, Hashable {
     public var scopes: [String]
     /// `BASE64URL(SHA256(verifier))`.
     public var codeChallenge: String
+    /// A random value the client expects back in a token-style callback
+    /// (`#access_token=…&state=…`); backends that hand tokens back directly
+    /// should carry it through. GoTrue's code flow is bound by PKCE instead.
+    public var state: String?
 
-    public init(provider: String, redirectTo: URL, scopes: [String], codeChallenge: String) {
+    public init(provider: String, redirectTo: URL, scopes: [String], codeChallenge: String, state: String? = nil) {
         self.provider = provider
         self.redirectTo = redirectTo
         self.scopes = scopes
         self.codeChallenge = codeChallenge
+        self.state = state
     }
 }

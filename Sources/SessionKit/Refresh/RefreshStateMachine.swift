@@ -2,12 +2,14 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SessionCore
 
 /// When to refresh and what a refresh outcome means, with no I/O and no clock
 /// of its own: every input carries the local time, every output is an action
 /// ``SessionClient`` performs. Tested by feeding it times, never by sleeping.
 ///
-/// All expiries are in the server's time; ``offset`` converts.
+/// All expiries are in the server's time; ``offset`` converts. The refresh
+/// protocol this serves is docs/PROTOCOL.md.
 struct RefreshStateMachine: Sendable {
     struct Configuration: Sendable {
         /// The most the proactive refresh runs ahead of expiry.
@@ -15,6 +17,11 @@ struct RefreshStateMachine: Sendable {
         /// A token is treated as expired this long before `expiresAt`.
         var leeway: TimeInterval
         var backoff: Backoff
+        /// Refused refreshes (an answer that is neither success nor a recognised
+        /// end) before the state asks for attention; see ``needsAttention(for:now:)``.
+        var attentionAfterRefusals: Int = SessionDefaults.attentionAfterRefusals
+        /// The lifetime assumed for a token that does not state one.
+        var defaultLifetime: TimeInterval = SessionDefaults.accessTokenLifetime
     }
 
     enum Action: Sendable, Equatable {
@@ -27,16 +34,32 @@ struct RefreshStateMachine: Sendable {
         case retry(after: TimeInterval)
         /// The server ended the session: clear it, publish `sessionExpired` once.
         case clearSession(reason: String)
-        /// The server wants credentials: clear the session without a message.
-        case signOut
         /// Re-read the store and adopt a newer session if one is there.
         case adoptStoredSession
     }
 
+    /// Whether an on-demand refresh may be sent now.
+    enum Gate: Sendable, Equatable {
+        case open
+        /// A failure's backoff (or `Retry-After`) is in force until `until`: answer `error` without asking.
+        case failing(until: Date, error: SessionError)
+        /// The last refresh succeeded but its token is already due (`expires_in: 0`):
+        /// use it rather than refresh again before `until`.
+        case justRefreshed(until: Date)
+    }
+
     let configuration: Configuration
     var offset = ServerClockOffset()
-    /// Consecutive transient failures since the last success.
+    /// Consecutive failed refreshes (transient or refused) since the last success.
     private(set) var failures = 0
+    /// Consecutive refused refreshes, and the local time of the first.
+    private(set) var refusals = 0
+    private(set) var firstRefusalAt: Date?
+    /// Consecutive successes whose token was already due when it arrived.
+    private(set) var degenerateSuccesses = 0
+    /// No on-demand refresh before this local time.
+    private(set) var notBefore: Date?
+    private var lastFailure: SessionError?
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -60,36 +83,94 @@ struct RefreshStateMachine: Sendable {
         return offset.localTime(for: session.expiresAt.addingTimeInterval(-ahead))
     }
 
-    /// A new session is in place (sign-in, restore, refresh, adoption).
+    /// Whether an on-demand refresh (``SessionClient/accessToken()``, a 401) may go out at `now`.
+    func gate(now: Date) -> Gate {
+        guard let notBefore, now < notBefore else { return .open }
+        if let lastFailure { return .failing(until: notBefore, error: lastFailure) }
+        return .justRefreshed(until: notBefore)
+    }
+
+    /// A new session is in place (sign-in, restore, adoption): every count starts over.
     mutating func sessionChanged(to session: Session, now: Date) -> Action {
-        failures = 0
+        reset()
+        return schedule(session, now: now)
+    }
+
+    /// A refresh succeeded with `session`.
+    ///
+    /// A token that is already due on arrival (`expires_in: 0`, a negative
+    /// one, an `exp` in the past) is used, and the next refresh waits a
+    /// growing backoff instead of following at once: otherwise such a server
+    /// would be asked again in a tight loop.
+    mutating func refreshSucceeded(with session: Session, now: Date, jitter: Double) -> Action {
+        let due = refreshDate(for: session) <= now || isExpired(session, now: now)
+        guard due else { return sessionChanged(to: session, now: now) }
+        let streak = degenerateSuccesses + 1
+        reset()
+        degenerateSuccesses = streak
+        // At least a second: a jitter of 0 must not turn the guard into a loop.
+        let delay = max(1, configuration.backoff.delay(attempt: degenerateSuccesses, jitter: jitter))
+        notBefore = now.addingTimeInterval(delay)
+        return .retry(after: delay)
+    }
+
+    /// The server clock estimate changed: move the proactive refresh, but
+    /// leave a backoff in force alone (a new sample must not restart it).
+    func rescheduled(_ session: Session, now: Date) -> Action {
+        if failures > 0 || degenerateSuccesses > 0 { return .none }
         return schedule(session, now: now)
     }
 
     /// The app came to the foreground: timers may not have run while it was suspended.
-    mutating func resumed(session: Session, now: Date, offline: Bool) -> Action {
+    func resumed(session: Session, now: Date, offline: Bool) -> Action {
         if offline { return .refreshNow }
+        if failures > 0, let notBefore { return .retry(after: max(0, notBefore.timeIntervalSince(now))) }
         return schedule(session, now: now)
     }
 
-    /// A refresh attempt ended with `outcome` (success handled by ``sessionChanged(to:now:)``).
-    mutating func refreshFailed(_ outcome: RefreshOutcome, jitter: Double) -> Action {
+    /// A refresh attempt ended with `outcome` at `now` (success is ``refreshSucceeded(with:now:jitter:)``).
+    mutating func refreshFailed(_ outcome: RefreshOutcome, now: Date, jitter: Double) -> Action {
         switch outcome {
         case .success:
-            failures = 0
             return .none
         case .transient(let error):
-            failures += 1
-            return .retry(after: configuration.backoff.delay(attempt: failures, jitter: jitter, retryAfter: error.retryAfter))
+            return backOff(error, now: now, jitter: jitter)
+        case .refused(let error):
+            refusals += 1
+            if firstRefusalAt == nil { firstRefusalAt = now }
+            return backOff(error, now: now, jitter: jitter)
         case .alreadyUsed:
             return .adoptStoredSession
-        case .terminal:
-            failures = 0
-            return .clearSession(reason: SessionError.sessionExpiredMessage)
-        case .signedOutSilently:
-            failures = 0
-            return .signOut
+        case .terminal(let error):
+            reset()
+            return .clearSession(reason: error.message)
         }
+    }
+
+    /// True once refusals have gone on long enough that the person should be
+    /// told: at least ``Configuration/attentionAfterRefusals`` of them, and
+    /// never sooner than one access-token lifetime after the first.
+    func needsAttention(for session: Session, now: Date) -> Bool {
+        guard refusals >= configuration.attentionAfterRefusals, let firstRefusalAt else { return false }
+        let lifetime = session.lifetime ?? configuration.defaultLifetime
+        return now.timeIntervalSince(firstRefusalAt) >= lifetime
+    }
+
+    private mutating func backOff(_ error: SessionError, now: Date, jitter: Double) -> Action {
+        failures += 1
+        let delay = configuration.backoff.delay(attempt: failures, jitter: jitter, retryAfter: error.retryAfter)
+        notBefore = now.addingTimeInterval(delay)
+        lastFailure = error
+        return .retry(after: delay)
+    }
+
+    private mutating func reset() {
+        failures = 0
+        refusals = 0
+        firstRefusalAt = nil
+        degenerateSuccesses = 0
+        notBefore = nil
+        lastFailure = nil
     }
 
     private func schedule(_ session: Session, now: Date) -> Action {

@@ -5,7 +5,7 @@ import FoundationNetworking
 import SessionCore
 
 /// Turns a server answer or a transport failure into a ``SessionError``, and a
-/// refresh answer into a ``RefreshOutcome`` — DESIGN.md's tables in code.
+/// refresh answer into a ``RefreshOutcome`` — docs/PROTOCOL.md's tables in code.
 enum ResponseClassifier {
     /// What the request was, where it changes the reading of a code.
     enum Context {
@@ -33,6 +33,8 @@ enum ResponseClassifier {
             return make(.sessionExpired, keepServerMessage: false)
         }
         if goTrue == .invalidCredentials { return make(.invalidCredentials, keepServerMessage: false) }
+        // Older GoTrue answers a wrong password with OAuth's `invalid_grant`.
+        if context == .signIn, goTrue == .invalidGrant { return make(.invalidCredentials, keepServerMessage: false) }
         if code == .authRequired || goTrue == .noAuthorization || goTrue == .badJWT {
             return make(.authRequired, keepServerMessage: false)
         }
@@ -67,7 +69,11 @@ enum ResponseClassifier {
         return SessionError.network.with(underlying: String(describing: type(of: error)))
     }
 
-    /// Reads the refresh answer as DESIGN.md's refresh-outcome table.
+    /// Reads the refresh answer as the refresh-outcome table (docs/PROTOCOL.md).
+    ///
+    /// Only the auth server's own verdict ends a session: a code the backend
+    /// declares in ``SessionBackend/sessionEndingCodes``. Everything else that
+    /// is not a success keeps the session and its refresh token.
     static func refreshOutcome(
         status: Int, body: Data, headers: HTTPURLResponse?, backend: any SessionBackend
     ) -> RefreshOutcome {
@@ -75,18 +81,42 @@ enum ResponseClassifier {
             do {
                 return .success(try BackendDecoding.validate(backend.decodeSession(body)))
             } catch {
-                // A 200 we cannot read proves nothing about the session: keep it, retry.
+                // A 200 we cannot read (a captive portal's page, a garbled body)
+                // proves nothing about the session: keep it, retry.
                 return .transient(error)
             }
         }
+        let parsed = ServerErrorBody.parse(body)
         let failure = Self.error(status: status, body: body, headers: headers, context: .refresh)
-        if failure.goTrueCode == .refreshTokenAlreadyUsed { return .alreadyUsed(failure) }
-        if failure == .sessionExpired { return .terminal(failure) }
-        if failure == .authRequired { return .signedOutSilently(failure) }
-        // 5xx, 429, 408 and anything else unexpected (a 404 from a misrouted
-        // proxy, say): keep the session and retry. Only the server's explicit
-        // "this session is over" ends it.
-        return .transient(failure)
+        let details = { (base: SessionError) in
+            base.with(
+                status: status, code: parsed?.code, goTrueCode: parsed?.goTrueCode, retryAfter: failure.retryAfter)
+        }
+        switch backend.sessionEndingCodes.reading(parsed) {
+        case .alreadyUsed?: return .alreadyUsed(details(.sessionExpired))
+        case .banned?: return .terminal(details(.accountSuspended))
+        case .ended?: return .terminal(details(.sessionExpired))
+        case nil: break
+        }
+        // 5xx, 429, 408: the server (or its path) is struggling; classic backoff.
+        if status >= 500 || status == 429 || status == 408 { return .transient(failure) }
+        // A 401/403 without a recognised code (a proxy's HTML page, an API
+        // gateway's "Invalid API key"), a redirect, an unknown 4xx: something
+        // in between refused. Never an end.
+        return .refused(
+            SessionError.refreshRefused.with(
+                status: status, code: parsed?.code, goTrueCode: parsed?.goTrueCode, retryAfter: failure.retryAfter,
+                underlying: describeRefusal(status: status, body: body, parsed: parsed, headers: headers)))
+    }
+
+    /// A short, token-free description of who refused: status, content type, the body's own words.
+    static func describeRefusal(status: Int, body: Data, parsed: ServerErrorBody?, headers: HTTPURLResponse?) -> String {
+        var text = "HTTP \(status)"
+        if let type = headers?.value(forHTTPHeaderField: "Content-Type") { text += ", \(type.prefix(60))" }
+        if let code = parsed?.code ?? parsed?.goTrueCode.map({ ErrorCode($0.rawValue) }) { text += ", code \(code.rawValue.prefix(60))" }
+        if let message = parsed?.message, !message.isEmpty { text += ": \(message.prefix(120))" }
+        else if parsed == nil, !body.isEmpty { text += ", \(body.count) bytes that are not an error body" }
+        return text
     }
 
     /// `Retry-After` as seconds (delta-seconds only; an HTTP-date is rare on auth endpoints).
@@ -101,12 +131,13 @@ enum ResponseClassifier {
 /// What a refresh attempt came to.
 enum RefreshOutcome: Sendable {
     case success(TokenResponse)
-    /// Keep the session, retry with backoff.
+    /// No answer, or a struggling server (5xx, 429, 408, an unreadable 200): keep the session, retry with backoff.
     case transient(SessionError)
+    /// Refused by something that is not the auth server's verdict: keep the
+    /// session and the refresh token, retry with backoff, ask for attention after a while.
+    case refused(SessionError)
     /// The refresh token was already used: re-read the store, adopt a newer session, else end.
     case alreadyUsed(SessionError)
-    /// The server ended the session.
+    /// The server ended the session (`sessionExpired`, or `accountSuspended` with its own message).
     case terminal(SessionError)
-    /// The server wants credentials: go to sign-in without an error message.
-    case signedOutSilently(SessionError)
 }

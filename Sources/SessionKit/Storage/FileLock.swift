@@ -5,7 +5,6 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,8 +15,10 @@ import FoundationNetworking
 /// `flock` locks belong to an open file description, so every acquisition
 /// opens its own descriptor: two processes contend, and so do two stores in
 /// one process (which is how the cross-process path is tested in-process).
-/// The blocking `flock` call runs on a Dispatch thread, never on a thread of
-/// Swift's cooperative pool, and is bridged back with a continuation.
+/// The kernel releases the lock when its holder dies, so a crashed process
+/// never leaves it held. The wait polls with `LOCK_NB` rather than blocking
+/// in `flock`, so it is bounded and cancellable: a hung or stopped holder
+/// (a suspended app, a process under a debugger) cannot freeze the others.
 final class FileLock: SessionStoreLock, @unchecked Sendable {
     // `fd` is written once in `init` and cleared once in `unlock`, under `state`.
     private let state = NSLock()
@@ -28,32 +29,41 @@ final class FileLock: SessionStoreLock, @unchecked Sendable {
     }
 
     /// Waits until the lock on `path` is held, creating the file (mode 0600) if needed.
-    static func acquire(path: String) async throws(SessionStoreError) -> FileLock {
+    ///
+    /// - Parameter timeout: the most to wait, in real seconds (a lock wait
+    ///   decides no expiry, so it runs on the monotonic clock).
+    /// - Throws: ``SessionStoreError/lockFailed(_:)`` on an I/O error, after
+    ///   `timeout`, or when the calling task is cancelled.
+    static func acquire(path: String, timeout: TimeInterval = .infinity) async throws(SessionStoreError) -> FileLock {
         let fd: Int32
         do {
             fd = try POSIX.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         } catch {
             throw .lockFailed(error.detail)
         }
-        let failure: String? = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                while true {
-                    if flock(fd, LOCK_EX) == 0 {
-                        continuation.resume(returning: nil)
-                        return
-                    }
-                    if errno != EINTR {
-                        continuation.resume(returning: "flock: \(POSIX.lastError())")
-                        return
-                    }
-                }
+        let clock = ContinuousClock()
+        let deadline = timeout.isFinite ? clock.now.advanced(by: .milliseconds(Int64(max(0, timeout) * 1000))) : nil
+        var pause = Duration.milliseconds(1)
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return FileLock(fd: fd) }
+            let code = errno
+            if code != EAGAIN, code != EINTR {  // EWOULDBLOCK is EAGAIN on Linux and Darwin
+                POSIX.close(fd)
+                throw .lockFailed("flock: \(POSIX.lastError())")
             }
+            if let deadline, clock.now >= deadline {
+                POSIX.close(fd)
+                throw .lockFailed("another process has held \(path) for more than \(Int(timeout)) s")
+            }
+            do {
+                // Short at first (a refresh holds the lock for one round trip), then 50 ms steps.
+                try await Task.sleep(for: pause)
+            } catch {
+                POSIX.close(fd)
+                throw .lockFailed("the wait for \(path) was cancelled")
+            }
+            pause = min(pause * 2, .milliseconds(50))
         }
-        if let failure {
-            POSIX.close(fd)
-            throw .lockFailed(failure)
-        }
-        return FileLock(fd: fd)
     }
 
     func unlock() async {

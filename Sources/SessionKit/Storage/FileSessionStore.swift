@@ -109,6 +109,11 @@ public final class FileSessionStore: SessionStore {
         return try await FileLock.acquire(path: lockURL.path)
     }
 
+    public func lockForRefresh(waitingAtMost seconds: TimeInterval) async throws(SessionStoreError) -> any SessionStoreLock {
+        try createDirectory()
+        return try await FileLock.acquire(path: lockURL.path, timeout: seconds)
+    }
+
     // MARK: - Steps
 
     private func writeOnce(_ data: Data) throws(SessionStoreError) {

@@ -27,6 +27,19 @@ public protocol SessionStore: Sendable {
     ///
     /// - Returns: a handle; call ``SessionStoreLock/unlock()`` exactly once.
     func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock
+
+    /// Takes the lock, waiting at most `seconds` (real time) and giving up when the task is cancelled.
+    ///
+    /// The default waits as ``lockForRefresh()`` does; stores with a
+    /// cross-process lock implement the bound so a hung holder cannot freeze
+    /// other processes.
+    func lockForRefresh(waitingAtMost seconds: TimeInterval) async throws(SessionStoreError) -> any SessionStoreLock
+}
+
+extension SessionStore {
+    public func lockForRefresh(waitingAtMost seconds: TimeInterval) async throws(SessionStoreError) -> any SessionStoreLock {
+        try await lockForRefresh()
+    }
 }
 
 /// A held refresh lock.

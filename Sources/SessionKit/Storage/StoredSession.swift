@@ -5,7 +5,12 @@ import FoundationNetworking
 import SessionCore
 
 /// The one record a ``SessionStore`` keeps: tokens, expiry and user together,
-/// so they can never drift apart (problem 3 in DESIGN.md).
+/// so they can never drift apart.
+///
+/// `sequence` orders the writes to a store shared by several processes: every
+/// write takes the store's lock, re-reads, and writes one more than it found,
+/// so a process can tell a newer record from an older one and never pushes
+/// the store back (docs/PROTOCOL.md, "Store records").
 public struct StoredSession: Sendable, Hashable, Codable {
     /// The record format this build writes and reads.
     public static let currentVersion = 1
@@ -22,11 +27,17 @@ public struct StoredSession: Sendable, Hashable, Codable {
     public var user: SessionUser?
     /// A PKCE code verifier waiting for an OAuth callback, if one is in progress.
     public var pkceVerifier: String?
+    /// The `state` a token-style OAuth callback must carry, for the sign-in in progress.
+    public var oauthState: String?
+    /// When the OAuth sign-in in progress started (local time); a callback long after it is refused.
+    public var oauthStartedAt: Date?
+    /// The write's place in the store's history: one more than the record it replaced (0 in records of older builds).
+    public var sequence: UInt64
 
     public init(
         version: Int = StoredSession.currentVersion, accessToken: String, refreshToken: String,
         tokenType: String = "bearer", expiresAt: Date?, lifetime: TimeInterval? = nil, user: SessionUser? = nil,
-        pkceVerifier: String? = nil
+        pkceVerifier: String? = nil, oauthState: String? = nil, oauthStartedAt: Date? = nil, sequence: UInt64 = 0
     ) {
         self.version = version
         self.accessToken = accessToken
@@ -36,19 +47,34 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.lifetime = lifetime
         self.user = user
         self.pkceVerifier = pkceVerifier
+        self.oauthState = oauthState
+        self.oauthStartedAt = oauthStartedAt
+        self.sequence = sequence
     }
 
     /// The record for `session`.
-    public init(_ session: Session, pkceVerifier: String? = nil) {
+    public init(_ session: Session, pkceVerifier: String? = nil, sequence: UInt64 = 0) {
         self.init(
             accessToken: session.accessToken, refreshToken: session.refreshToken, tokenType: session.tokenType,
-            expiresAt: session.expiresAt, lifetime: session.lifetime, user: session.user, pkceVerifier: pkceVerifier)
+            expiresAt: session.expiresAt, lifetime: session.lifetime, user: session.user, pkceVerifier: pkceVerifier,
+            sequence: sequence)
     }
 
     /// A record holding only an OAuth sign-in in progress: no session yet,
     /// just the verifier, so the flow survives the app being killed while the browser is open.
-    public static func pendingOAuth(verifier: String) -> StoredSession {
-        StoredSession(accessToken: "", refreshToken: "", expiresAt: nil, pkceVerifier: verifier)
+    public static func pendingOAuth(verifier: String, state: String? = nil, startedAt: Date? = nil) -> StoredSession {
+        StoredSession(
+            accessToken: "", refreshToken: "", expiresAt: nil, pkceVerifier: verifier, oauthState: state,
+            oauthStartedAt: startedAt)
+    }
+
+    /// A copy with the OAuth sign-in in progress carried over from `other`.
+    func carryingOAuth(of other: StoredSession?) -> StoredSession {
+        var copy = self
+        copy.pkceVerifier = other?.pkceVerifier
+        copy.oauthState = other?.oauthState
+        copy.oauthStartedAt = other?.oauthStartedAt
+        return copy
     }
 
     /// False for a record that holds only a pending OAuth verifier.
@@ -62,6 +88,25 @@ public struct StoredSession: Sendable, Hashable, Codable {
         case expiresAt = "expires_at"
         case lifetime = "expires_in"
         case pkceVerifier = "pkce_verifier"
+        case oauthState = "oauth_state"
+        case oauthStartedAt = "oauth_started_at"
+        case sequence
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decode(Int.self, forKey: .version)
+        accessToken = try c.decode(String.self, forKey: .accessToken)
+        refreshToken = try c.decode(String.self, forKey: .refreshToken)
+        tokenType = try c.decodeIfPresent(String.self, forKey: .tokenType) ?? "bearer"
+        expiresAt = try c.decodeIfPresent(Date.self, forKey: .expiresAt)
+        lifetime = try c.decodeIfPresent(TimeInterval.self, forKey: .lifetime)
+        user = try c.decodeIfPresent(SessionUser.self, forKey: .user)
+        pkceVerifier = try c.decodeIfPresent(String.self, forKey: .pkceVerifier)
+        oauthState = try c.decodeIfPresent(String.self, forKey: .oauthState)
+        oauthStartedAt = try c.decodeIfPresent(Date.self, forKey: .oauthStartedAt)
+        // Records written before sequences existed read as 0: any sequenced write is newer.
+        sequence = try c.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
     }
 
     /// The session this record holds.

@@ -103,13 +103,32 @@ struct OAuthSignInTests {
         #expect(try await f.store.load()?.holdsSession == false)
     }
 
-    @Test func aFailedConfirmationStoresNothing() async throws {
+    /// The code is spent once exchanged: a confirmation that fails for a
+    /// moment must not lose the tokens (the seed apps' own failure).
+    @Test(arguments: [FakeFault.status(500, body: Data(), headers: [:]), .drop(.timedOut), .drop(.networkConnectionLost)])
+    func aTransientConfirmationFailureKeepsTheExchangedSession(fault: FakeFault) async throws {
         let f = await Fixture.make()
         let url = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
         let callback = try await f.fake.approveOAuth(url, email: Self.oauthEmail)
-        await f.fake.inject(.status(500, body: Data(), headers: [:]), on: .me)
-        await #expect(throws: SessionError.server) { try await f.client.handleOAuthCallback(callback) }
-        #expect(try await f.store.load()?.holdsSession == false)
+        await f.fake.inject(fault, on: .me)
+        let session = try await f.client.handleOAuthCallback(callback)
+        #expect(try await f.store.load()?.refreshToken == session.refreshToken)
+        #expect(f.client.currentState.isSignedIn)
+        #expect(await f.fake.isFamilyActive(refreshToken: session.refreshToken))
+        // The confirmation is retried behind the app's back and succeeds.
+        #expect(await f.clock.waitForSleepers(count: 1))
+        await f.clock.advance(by: 2)
+        #expect(await eventually { await f.fake.count(.me) >= 2 })
+        #expect(await f.client.session()?.refreshToken == session.refreshToken)
+    }
+
+    @Test func aRefusedConfirmationStoresNothing() async throws {
+        let f = await Fixture.make()
+        let url = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let callback = try await f.fake.approveOAuth(url, email: Self.oauthEmail)
+        await f.fake.inject(.gatewayError(status: 401, code: .sessionExpired), on: .me, times: 2)
+        await #expect(throws: SessionError.self) { try await f.client.handleOAuthCallback(callback) }
+        #expect(try await f.store.load()?.holdsSession != true)
         #expect(await f.client.session() == nil)
     }
 
@@ -124,23 +143,60 @@ struct OAuthSignInTests {
         #expect(session.user?.email == Self.oauthEmail)
     }
 
-    @Test func acceptsTokensReturnedDirectly() async throws {
+    /// A token-style callback for the sign-in started here, with its `state`.
+    static func tokenCallback(_ issued: TokenResponse, userID: String, state: String?) throws -> URL {
+        let statePart = state.map { "&state=\($0)" } ?? ""
+        return try #require(
+            URL(string: "myapp://cb#access_token=\(issued.accessToken)&refresh_token=\(issued.refreshToken)&expires_in=3600&user_id=\(userID)\(statePart)"))
+    }
+
+    @Test func acceptsTokensReturnedDirectlyForTheSignInStartedHere() async throws {
         let f = await Fixture.make()
+        _ = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let state = try #require(try await f.store.load()?.oauthState)
         let issued = try #require(await f.fake.issueSession(email: Fixture.email))
-        let url = try #require(
-            URL(string: "myapp://cb#access_token=\(issued.accessToken)&refresh_token=\(issued.refreshToken)&expires_in=3600&user_id=\(issued.user.id)"))
-        let session = try await f.client.handleOAuthCallback(url)
-        #expect(session.user?.id == issued.user.id)
+        let userID = try #require(issued.user?.id)
+        let session = try await f.client.handleOAuthCallback(Self.tokenCallback(issued, userID: userID, state: state))
+        #expect(session.user?.id == userID)
         #expect(try await f.store.load()?.refreshToken == issued.refreshToken)
     }
 
     @Test func refusesTokensForAnotherUser() async throws {
         let f = await Fixture.make()
+        _ = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        let state = try #require(try await f.store.load()?.oauthState)
         let issued = try #require(await f.fake.issueSession(email: Fixture.email))
-        let url = try #require(
-            URL(string: "myapp://cb#access_token=\(issued.accessToken)&refresh_token=\(issued.refreshToken)&expires_in=3600&user_id=someone-else"))
-        await #expect(throws: SessionError.oauthCallbackInvalid) { try await f.client.handleOAuthCallback(url) }
+        await #expect(throws: SessionError.oauthCallbackInvalid) {
+            try await f.client.handleOAuthCallback(Self.tokenCallback(issued, userID: "someone-else", state: state))
+        }
+        #expect(try await f.store.load()?.holdsSession != true)
+    }
+
+    /// Any web page can open `myapp://cb#access_token=…`: without a sign-in
+    /// started here, tokens (here: a real session of the attacker's account) are refused.
+    @Test func refusesTokensWhenNoSignInWasStartedHere() async throws {
+        let f = await Fixture.make()
+        await f.fake.createUser(email: "mallory@example.com", password: "mallory-123")
+        let issued = try #require(await f.fake.issueSession(email: "mallory@example.com"))
+        let userID = try #require(issued.user?.id)
+        await #expect(throws: SessionError.oauthFlowUnknown) {
+            try await f.client.handleOAuthCallback(Self.tokenCallback(issued, userID: userID, state: nil))
+        }
         #expect(try await f.store.load() == nil)
+        #expect(await f.client.session() == nil)
+    }
+
+    @Test(arguments: [nil, "forged-state"])
+    func refusesTokensWithoutTheMatchingState(state: String?) async throws {
+        let f = await Fixture.make()
+        _ = try await f.client.signInWithOAuth(provider: "strava", redirectTo: Self.redirect)
+        await f.fake.createUser(email: "mallory@example.com", password: "mallory-123")
+        let issued = try #require(await f.fake.issueSession(email: "mallory@example.com"))
+        let userID = try #require(issued.user?.id)
+        await #expect(throws: SessionError.oauthCallbackInvalid) {
+            try await f.client.handleOAuthCallback(Self.tokenCallback(issued, userID: userID, state: state))
+        }
+        #expect(try await f.store.load()?.holdsSession != true)
     }
 
     @Test func aCallbackMissingTokensNamesTheField() async throws {

@@ -21,7 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
             switch state {
             case .signedIn(let session):
                 context.output.emit(Self.describe(session, context: context), json: SignedInSummary.json(session, context: context))
-            case .offline(let session):
+            case .offline(let session), .needsAttention(let session, _):
                 context.output.emit(
                     Self.describe(session, context: context) + "\n" + CLIError.unreachable().message,
                     json: SignedInSummary.json(session, context: context, state: "offline"))

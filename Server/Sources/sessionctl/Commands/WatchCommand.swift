@@ -29,7 +29,7 @@ struct WatchCommand: AsyncParsableCommand {
                 switch state {
                 case .signedOut, .restoring: throw CLIError.notSignedIn()
                 case .expired(let reason): throw CLIError.expired(reason)
-                case .signedIn, .offline: break
+                case .signedIn, .offline, .needsAttention: break
                 }
                 let states = client.states
                 return await withTaskGroup(of: End?.self) { group in

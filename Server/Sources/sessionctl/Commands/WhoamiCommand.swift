@@ -43,7 +43,7 @@ struct WhoamiCommand: AsyncParsableCommand {
 
     static func describe(_ user: SessionUser) -> String {
         var lines = [user.email ?? "(no email)", "  id:      \(user.id)", "  role:    \(user.role)"]
-        lines.append("  created: \(WireCoding.formatDate(user.createdAt))")
+        if let created = user.createdAt { lines.append("  created: \(WireCoding.formatDate(created))") }
         if let lastSignIn = user.lastSignInAt { lines.append("  last sign-in: \(WireCoding.formatDate(lastSignIn))") }
         if !user.userMetadata.isEmpty {
             lines.append("  metadata: \(Output.encode(.object(user.userMetadata)))")

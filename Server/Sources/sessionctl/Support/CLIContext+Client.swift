@@ -33,8 +33,8 @@ extension CLIContext {
             // An expired access token is refreshed here (with the cross-process lock).
             let state = try await spin("Checking your session") { try await client.restore() }
             switch state {
-            case .signedIn(let session), .offline(let session):
-                // Offline: the command's own request tries again and says what failed.
+            case .signedIn(let session), .offline(let session), .needsAttention(let session, _):
+                // Offline or refused in between: the command's own request tries again and says what failed.
                 return try await body(client, session)
             case .expired(let reason):
                 throw CLIError.expired(reason)

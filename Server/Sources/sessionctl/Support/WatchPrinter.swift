@@ -19,6 +19,11 @@ struct WatchPrinter: Sendable {
             (name, text, fields) = ("offline", "offline: server unreachable; still signed in as \(Self.who(session)), will retry", Self.fields(session))
         case .expired(let reason):
             (name, text, fields) = ("expired", "expired: \(reason)", ["message": .string(reason)])
+        case .needsAttention(let session, let reason):
+            (name, text, fields) = (
+                "needsAttention",
+                "can't reach your account right now (\(reason.underlying ?? reason.message)); still signed in as \(Self.who(session)), will retry",
+                Self.fields(session).merging(["message": .string(reason.message)]) { _, new in new })
         }
         line(kind: "state", name: name, text: text, fields: fields)
     }

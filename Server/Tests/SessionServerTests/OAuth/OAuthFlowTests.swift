@@ -63,10 +63,10 @@ struct OAuthFlowTests {
             #expect(form.contains("redirect_uri=https%3A%2F%2Fauth.example.com%2Fauth%2Fv1%2Fcallback"))
 
             let session = try await Self.exchange(client, code: code).decode(TokenResponse.self)
-            #expect(session.user.identities?.map(\.provider) == ["strava"])
-            #expect(session.user.identities?.first?.id == "134815")
-            #expect(session.user.appMetadata["provider"] == "strava")
-            #expect(session.user.email == nil)
+            #expect(session.user!.identities?.map(\.provider) == ["strava"])
+            #expect(session.user!.identities?.first?.id == "134815")
+            #expect(session.user!.appMetadata["provider"] == "strava")
+            #expect(session.user!.email == nil)
 
             // Once only.
             let replay = try await Self.exchange(client, code: code)
@@ -75,7 +75,7 @@ struct OAuthFlowTests {
 
             // The same athlete signs in as the same user.
             let again = try await Self.exchange(client, code: try #require(Self.query(try await Self.runFlow(client), "code")))
-            #expect(try again.decode(TokenResponse.self).user.id == session.user.id)
+            #expect(try again.decode(TokenResponse.self).user!.id == session.user!.id)
         }
     }
 
@@ -110,14 +110,14 @@ struct OAuthFlowTests {
             let owner = try await client.signUp("ada@example.com")
             let code = try #require(Self.query(try await Self.runFlow(client), "code"))
             let linked = try await Self.exchange(client, code: code).decode(TokenResponse.self)
-            #expect(linked.user.id != owner.user.id)
-            #expect(linked.user.email == nil)
+            #expect(linked.user!.id != owner.user!.id)
+            #expect(linked.user!.email == nil)
 
             // A provider-only user with an email has no password: sign-in fails cleanly.
             provider.answer(with: StubProvider.strava(athleteID: 8, email: "grace@example.com"))
             let code2 = try #require(Self.query(try await Self.runFlow(client), "code"))
             let grace = try await Self.exchange(client, code: code2).decode(TokenResponse.self)
-            #expect(grace.user.email == "grace@example.com")
+            #expect(grace.user!.email == "grace@example.com")
             let password = try await client.signIn("grace@example.com", password: "anything-at-all")
             #expect(password.status == .badRequest)
             #expect(password.goTrueCode == "invalid_credentials")

@@ -44,9 +44,9 @@ struct OAuthGenericProviderTests {
             let appURL = try #require(callback.headers[.location].flatMap(URL.init(string:)))
             let code = try #require(OAuthFlowTests.query(appURL, "code"))
             let session = try await OAuthFlowTests.exchange(client, code: code).decode(TokenResponse.self)
-            #expect(session.user.identities?.first?.id == "g-77")
-            #expect(session.user.email == "ada@example.com")
-            #expect(session.user.userMetadata["full_name"] == "Ada Lovelace")
+            #expect(session.user!.identities?.first?.id == "g-77")
+            #expect(session.user!.email == "ada@example.com")
+            #expect(session.user!.userMetadata["full_name"] == "Ada Lovelace")
             // The user-info call carried the provider's access token.
             #expect(stub.requests.last?.value(forHTTPHeaderField: "Authorization") == "Bearer provider-access")
         }

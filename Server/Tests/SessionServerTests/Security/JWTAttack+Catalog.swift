@@ -49,7 +49,7 @@ extension JWTAttack {
             try signedByAttacker(header: ["alg": "ES256", "kid": "attacker", "jwk": attackerJWK()], claims: scene.claims)
         },
         JWTAttack(name: "tampered payload", verdict: .authRequired) {
-            try TokenForge.tampered($0.victim.accessToken, sub: $0.attacker.user.id)
+            try TokenForge.tampered($0.victim.accessToken, sub: $0.attacker.user!.id)
         },
         JWTAttack(name: "tampered signature", verdict: .authRequired) { scene in
             var parts = scene.victim.accessToken.split(separator: ".").map(String.init)

@@ -25,7 +25,7 @@ struct JWTAttack: Sendable, CustomStringConvertible {
         let attacker: TokenResponse
         let attackerSessionID: String
 
-        var claims: [String: Any] { TokenForge.claims(userID: victim.user.id, sessionID: victimSessionID, now: now) }
+        var claims: [String: Any] { TokenForge.claims(userID: victim.user!.id, sessionID: victimSessionID, now: now) }
         var nowSeconds: Int { Int(now.timeIntervalSince1970) }
         func currentKid() async throws -> String { try await server.keyRing.currentKeyID() }
     }

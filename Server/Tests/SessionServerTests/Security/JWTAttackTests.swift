@@ -37,9 +37,9 @@ struct JWTAttackTests {
             #expect(logout.status == .forbidden, "\(attack.name) on logout: \(logout.status)")
 
             // Nothing was written and nobody was signed out.
-            #expect(try await test.server.store.activities(userID: scene.victim.user.id).isEmpty)
-            #expect(try await test.server.store.activities(userID: scene.attacker.user.id).isEmpty)
-            let victim = try #require(try await test.server.store.user(id: scene.victim.user.id))
+            #expect(try await test.server.store.activities(userID: scene.victim.user!.id).isEmpty)
+            #expect(try await test.server.store.activities(userID: scene.attacker.user!.id).isEmpty)
+            let victim = try #require(try await test.server.store.user(id: scene.victim.user!.id))
             #expect(victim.sessionUser.userMetadata["pwned"] == nil)
             #expect(try await client.send(.get, "/v1/auth/me", bearer: scene.victim.accessToken).status == .ok)
             #expect(try await client.send(.get, "/v1/auth/me", bearer: scene.attacker.accessToken).status == .ok)

@@ -26,7 +26,7 @@ struct UserIsolationTests {
 
             // Reads: Ben sees himself and his own rows only.
             let me = try await client.send(.get, "/v1/auth/me", bearer: ben.accessToken)
-            #expect((try me.jsonObject()["data"] as? [String: Any])?["id"] as? String == ben.user.id)
+            #expect((try me.jsonObject()["data"] as? [String: Any])?["id"] as? String == ben.user!.id)
             let sessions = try await client.send(.get, "/v1/sessions", bearer: ben.accessToken)
             let sessionRows = try #require(try sessions.jsonObject()["data"] as? [[String: Any]])
             #expect(sessionRows.count == 1)

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+
+/// The error codes with which a backend says a session is over.
+///
+/// A refused refresh ends the session only when its body carries one of
+/// these codes (GoTrue's `error_code` or `code`, the gateway's `error.code`,
+/// or OAuth's `error`). Every other refusal — a proxy's HTML 401, an API
+/// gateway's `{"message":"Invalid API key"}`, an unknown 4xx — keeps the
+/// session and its refresh token and is retried with backoff: only the auth
+/// server itself can end a session (docs/PROTOCOL.md, "Refresh outcomes").
+///
+/// ```swift
+/// // A backend that answers OAuth's `invalid_grant` for a dead refresh token:
+/// let backend = CustomBackend(refreshURL: refresh, meURL: me,
+///                             sessionEndingCodes: .goTrue.adding(ended: ["invalid_grant"]))
+/// ```
+public struct SessionEndingCodes: Sendable, Hashable {
+    /// Codes that end the session: the person must sign in again.
+    public var ended: Set<String>
+    /// Codes that end it because the account was suspended (shown with their own message).
+    public var banned: Set<String>
+    /// Codes that mean "this refresh token was already rotated": the client
+    /// re-reads its store first (another process may have refreshed) and ends
+    /// the session only if nothing newer is there.
+    public var alreadyUsed: Set<String>
+
+    public init(ended: Set<String>, banned: Set<String> = [], alreadyUsed: Set<String> = []) {
+        self.ended = ended
+        self.banned = banned
+        self.alreadyUsed = alreadyUsed
+    }
+
+    /// GoTrue's (Supabase Auth's) ends, and the `auth-server` gateway's `SESSION_EXPIRED`.
+    public static let goTrue = SessionEndingCodes(
+        ended: [
+            GoTrueErrorCode.refreshTokenNotFound.rawValue, GoTrueErrorCode.sessionNotFound.rawValue,
+            GoTrueErrorCode.sessionExpired.rawValue, GoTrueErrorCode.userNotFound.rawValue,
+            ErrorCode.sessionExpired.rawValue,
+        ],
+        banned: [GoTrueErrorCode.userBanned.rawValue],
+        alreadyUsed: [GoTrueErrorCode.refreshTokenAlreadyUsed.rawValue])
+
+    /// A copy that also treats these codes as ends.
+    public func adding(ended more: Set<String> = [], banned moreBanned: Set<String> = [], alreadyUsed moreUsed: Set<String> = [])
+        -> SessionEndingCodes
+    {
+        SessionEndingCodes(ended: ended.union(more), banned: banned.union(moreBanned), alreadyUsed: alreadyUsed.union(moreUsed))
+    }
+
+    /// What `body` says about the session, if anything.
+    func reading(_ body: ServerErrorBody?) -> Reading? {
+        guard let body else { return nil }
+        let codes = [body.code?.rawValue, body.goTrueCode?.rawValue].compactMap { $0 }
+        if codes.contains(where: alreadyUsed.contains) { return .alreadyUsed }
+        if codes.contains(where: banned.contains) { return .banned }
+        if codes.contains(where: ended.contains) { return .ended }
+        return nil
+    }
+
+    enum Reading: Sendable, Hashable {
+        case ended, banned, alreadyUsed
+    }
+}

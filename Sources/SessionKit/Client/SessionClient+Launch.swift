@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import SessionCore
+
+/// Launch: reading the stored session, once, and making every call made
+/// meanwhile wait for it instead of answering "not signed in".
+extension SessionClient {
+    /// Reads the stored session at launch and reports where the person stands.
+    ///
+    /// Never reports `signedIn` on the mere existence of tokens: an expired
+    /// access token is refreshed first (offline → `offline(Session)`, never
+    /// `signedOut`), and a valid one is validated with the server, behind
+    /// (`.background`) or before returning (`.blocking`). Calls made while
+    /// it runs (``accessToken()``, ``send(_:)``) wait for it; a second call
+    /// joins the first. Called again later, it re-reads the store and adopts
+    /// what another process wrote, without passing through `restoring`.
+    ///
+    /// - Throws: ``SessionError/storeCorrupted`` when the record was unreadable
+    ///   (it was moved aside; the state is `signedOut`), or
+    ///   ``SessionError/storeUnavailable`` when it cannot be read right now
+    ///   (the state stays `restoring`; call again later).
+    @discardableResult
+    public func restore() async throws(SessionError) -> SessionState {
+        try await (restoreTask ?? startRestore()).value.get()
+    }
+
+    private func startRestore() -> Task<Result<SessionState, SessionError>, Never> {
+        // Set before any `await`, so a concurrent caller joins this one.
+        let task = Task { await self.performRestore() }
+        restoreTask = task
+        return task
+    }
+
+    /// Waits for the launch read (starting it if nobody has), at most
+    /// ``SessionClientConfiguration/restoreWait`` of clock time.
+    ///
+    /// This is what keeps a SwiftUI `.task` that fires before the Keychain
+    /// read from seeing "not signed in" for a person who is.
+    func ensureRestored() async throws(SessionError) {
+        if hasRestored || current != nil { return }
+        let task = restoreTask ?? startRestore()
+        guard let result = await BoundedWait.value(of: task, atMost: configuration.restoreWait, clock: clock) else {
+            throw SessionError.storeUnavailable.with(
+                message: "The saved session is still being read. Try again in a moment.")
+        }
+        if case .failure(let error) = result, error == .storeUnavailable { throw error }
+    }
+
+    /// Waits for a launch read in progress, if any, without starting one.
+    func waitForRunningRestore() async {
+        guard let task = restoreTask else { return }
+        _ = await BoundedWait.value(of: task, atMost: configuration.restoreWait, clock: clock)
+    }
+
+    private func performRestore() async -> Result<SessionState, SessionError> {
+        defer { restoreTask = nil }
+        if let session = current {
+            // Already signed in: re-sync with the store, never flash `restoring`
+            // and never bump the generation (that would drop a refresh in flight).
+            _ = await adoptStoredSessionIfNewer(than: session, generation: generation)
+            hasRestored = true
+            return .success(broadcaster.current)
+        }
+        broadcaster.set(.restoring)
+        let read: Result<StoredSession?, SessionStoreError> = await withStoreAccess {
+            do throws(SessionStoreError) {
+                return .success(try await store.load())
+            } catch {
+                return .failure(error)
+            }
+        }
+        // A sign-in may have finished while the store was read: it wins.
+        if current != nil {
+            hasRestored = true
+            return .success(broadcaster.current)
+        }
+        let record: StoredSession?
+        switch read {
+        case .success(let value):
+            record = value
+        case .failure(let error):
+            if error.isCorrupt {
+                logger.error("The stored session was corrupt and was moved aside", metadata: ["reason": "\(error)"])
+                hasRestored = true
+                broadcaster.set(.signedOut)
+                return .failure(SessionError.storeCorrupted.with(underlying: error.reason))
+            }
+            // The state stays `restoring`: the store may be readable later (a locked device).
+            logger.error("The stored session could not be read", metadata: ["reason": "\(error)"])
+            return .failure(SessionError.storeUnavailable.with(underlying: error.reason))
+        }
+        pendingOAuth = PendingOAuth(record)
+        lastSeenSequence = max(lastSeenSequence, record?.sequence ?? 0)
+        guard let record, record.holdsSession else {
+            // A record may hold only an OAuth sign-in in progress: its verifier waits for the callback.
+            logger.info("No stored session; signed out")
+            hasRestored = true
+            broadcaster.set(.signedOut)
+            return .success(.signedOut)
+        }
+        let session = record.session
+        generation += 1
+        let gen = generation
+        current = session
+        lastStoredRefreshToken = record.refreshToken
+        hasRestored = true
+
+        if machine.isExpired(session, now: clock.now) {
+            logger.info(
+                "The stored access token has expired; refreshing before reporting signed in",
+                metadata: ["refresh_token": "\(TokenRedaction.prefix(session.refreshToken))"])
+            do {
+                _ = try await refreshSession(reason: .expired, honouringBackoff: false)
+            } catch {
+                // The refresh path set `offline`, `needsAttention` or `expired`.
+                // If nothing did (the flight was superseded), say what we hold.
+                if gen == generation, let current, broadcaster.current == .restoring { markOffline(current) }
+            }
+            return .success(broadcaster.current)
+        }
+
+        broadcaster.set(.signedIn(session))
+        apply(machine.sessionChanged(to: session, now: clock.now))
+        switch configuration.launchValidation {
+        case .skip:
+            break
+        case .blocking:
+            await validate(generation: gen)
+        case .background:
+            validation = Task { [weak self] in await self?.validate(generation: gen) }
+        }
+        return .success(broadcaster.current)
+    }
+
+    /// Asks the server whether the session still stands (a `currentUser` call,
+    /// which refreshes once on 401 and ends the session only on a terminal answer).
+    func validate(generation gen: UInt64) async {
+        guard gen == generation, current != nil else { return }
+        do {
+            _ = try await me()
+            logger.debug("The stored session was validated with the server")
+        } catch {
+            // Offline and expiry are already reflected in the state by the request path.
+            logger.notice("The stored session could not be validated", metadata: ["reason": "\(error.message)"])
+        }
+    }
+}

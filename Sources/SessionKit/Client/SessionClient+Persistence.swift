@@ -1,0 +1,262 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import SessionCore
+
+/// Every write to the store: serialised inside the process, under the
+/// store's lock across processes, after a re-read, with the next sequence
+/// number — so nothing is written after it stopped being true, and no
+/// process pushes the store back (docs/PROTOCOL.md, "Store records").
+extension SessionClient {
+    /// Runs `body` with this client's store access to itself.
+    ///
+    /// The actor alone does not serialise a read-decide-write: it is
+    /// re-entered at every `await`, so a sign-out could clear the store
+    /// between a write retry's re-read and its write. Sections are short
+    /// (store I/O, never the network) and must not nest. Lock order: the
+    /// cross-process lock (``withStoreLock(_:_:)``) outside, this inside.
+    func withStoreAccess<T: Sendable>(_ body: () async -> T) async -> T {
+        while storeBusy {
+            await withCheckedContinuation { storeWaiters.append($0) }
+        }
+        storeBusy = true
+        let value = await body()
+        storeBusy = false
+        if !storeWaiters.isEmpty { storeWaiters.removeFirst().resume() }
+        return value
+    }
+
+    /// Takes the store's cross-process lock, bounded by ``SessionClientConfiguration/lockWait``.
+    ///
+    /// - Returns: `nil` when it could not be had in time: the caller goes on
+    ///   without it (the server's reuse grace absorbs that race; waiting
+    ///   forever behind a hung process would strand the person instead).
+    func takeLock(for purpose: String) async -> (any SessionStoreLock)? {
+        do {
+            return try await store.lockForRefresh(waitingAtMost: configuration.lockWait)
+        } catch {
+            logger.warning(
+                "The store's lock could not be taken; going on without it",
+                metadata: ["purpose": "\(purpose)", "reason": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Runs `body` holding the store's cross-process lock (or without it, see ``takeLock(for:)``).
+    func withStoreLock<T: Sendable>(_ purpose: String, _ body: () async -> T) async -> T {
+        let lock = await takeLock(for: purpose)
+        let value = await body()
+        await lock?.unlock()
+        return value
+    }
+
+    /// The next sequence number after what this client has seen and `stored`.
+    func nextSequence(after stored: StoredSession?) -> UInt64 {
+        max(lastSeenSequence, stored?.sequence ?? 0) + 1
+    }
+
+    /// Saves a newly signed-in session (sign-in, OAuth, import) as the store's next record.
+    ///
+    /// A new sign-in wins over whatever is stored, but is numbered after it,
+    /// so other processes adopt it.
+    func saveNewSession(_ session: Session) async -> Result<StoredSession, SessionStoreError> {
+        await withStoreLock("sign-in") { await withStoreAccess {
+            var stored: StoredSession?
+            do {
+                stored = try await store.load()
+            } catch {
+                // Unreadable (a corrupt record was moved aside): the new session replaces it.
+                logger.notice("The store could not be read before a sign-in; writing anyway", metadata: ["reason": "\(error)"])
+            }
+            let record = StoredSession(session, sequence: nextSequence(after: stored))
+            let result: Result<StoredSession, SessionStoreError>
+            do throws(SessionStoreError) {
+                try await store.save(record)
+                noteWritten(record)
+                result = .success(record)
+            } catch {
+                result = .failure(error)
+            }
+            return result
+        } }
+    }
+
+    /// Saves a refreshed session. The refresh holds the lock and re-read the
+    /// store before sending, so this writes the next sequence directly.
+    ///
+    /// On failure the session stays in memory, the write is retried with
+    /// backoff and `persistenceFailed` is published: the new refresh token is
+    /// never dropped.
+    func persistRefreshed(_ session: Session, generation gen: UInt64) async {
+        enum Outcome: Sendable {
+            case saved, dropped
+            case failed(SessionStoreError)
+        }
+        let record = StoredSession(session, sequence: nextSequence(after: nil)).carryingOAuth(of: pendingRecord())
+        let outcome: Outcome = await withStoreAccess {
+            // Signed out (or in as someone else) while the refresh was in flight: write nothing.
+            guard gen == generation else { return .dropped }
+            do throws(SessionStoreError) {
+                try await store.save(record)
+                noteWritten(record)
+                return .saved
+            } catch {
+                return .failed(error)
+            }
+        }
+        switch outcome {
+        case .saved:
+            pendingWrite = nil
+            writeRetryTask?.cancel()
+        case .dropped:
+            logger.info("Dropped a refreshed session: the session ended while it was being saved")
+        case .failed(let error):
+            logger.error("The refreshed session could not be saved; keeping it in memory and retrying", metadata: ["reason": "\(error)"])
+            pendingWrite = record
+            broadcaster.publish(.persistenceFailed(SessionError.persistenceFailed.with(underlying: error.reason)))
+            startWriteRetry()
+        }
+    }
+
+    /// Retries ``pendingWrite``: under the lock, after a re-read, only if the
+    /// store has not moved on (another process refreshed or signed out).
+    ///
+    /// - Returns: `true` when the write must be tried again.
+    func retryPendingWrite() async -> Bool {
+        guard let record = pendingWrite, let session = current else { return false }
+        let gen = generation
+        enum Outcome: Sendable {
+            case done, again
+            case adopt(StoredSession)
+            case signedOutElsewhere
+        }
+        let outcome: Outcome = await withStoreLock("saving a refreshed session") { await withStoreAccess {
+            guard gen == generation, pendingWrite == record else { return .done }
+            let stored: StoredSession?
+            do {
+                stored = try await store.load()
+            } catch {
+                logger.warning("The store could not be re-read before saving again; will retry", metadata: ["reason": "\(error)"])
+                return .again
+            }
+            if let stored, stored.holdsSession, isNewer(stored, than: session) { return .adopt(stored) }
+            if stored?.holdsSession != true, lastStoredRefreshToken != nil { return .signedOutElsewhere }
+            var next = record
+            next.sequence = nextSequence(after: stored)
+            do {
+                try await store.save(next)
+            } catch {
+                logger.warning("Saving the session failed again; will retry", metadata: ["reason": "\(error)"])
+                return .again
+            }
+            noteWritten(next)
+            return .done
+        } }
+        switch outcome {
+        case .again:
+            return true
+        case .done:
+            if pendingWrite == record {
+                pendingWrite = nil
+                logger.info("The session was saved after an earlier failure")
+            }
+            return false
+        case .adopt(let stored):
+            // Another process refreshed meanwhile: its record is the server's chain, ours is behind.
+            pendingWrite = nil
+            adopt(stored)
+            return false
+        case .signedOutElsewhere:
+            pendingWrite = nil
+            logger.info("The stored session was removed by another process while ours waited to be saved; signed out")
+            await endSession(.silently, clearStore: false)
+            return false
+        }
+    }
+
+    /// Deletes the stored record if it still holds `ended` (or nothing newer):
+    /// a session another process signed in meanwhile is left alone.
+    ///
+    /// - Parameter lockHeld: the caller (a refresh) already holds the store's lock.
+    /// - Returns: the error, if the record could not be deleted.
+    func clearStoredSession(ended: Session?, lockHeld: Bool = false) async -> SessionError? {
+        if lockHeld { return await withStoreAccess { await clearIfStill(ended) } }
+        return await withStoreLock("sign-out") { await withStoreAccess { await clearIfStill(ended) } }
+    }
+
+    private func clearIfStill(_ ended: Session?) async -> SessionError? {
+        var stored: StoredSession?
+        do {
+            stored = try await store.load()
+        } catch {
+            // Unreadable: deleting it is what a sign-out wants anyway.
+            logger.notice("The store could not be re-read before clearing it", metadata: ["reason": "\(error)"])
+        }
+        if let stored, stored.holdsSession, let ended, !belongs(stored, to: ended) {
+            logger.info("The store holds a newer session (another sign-in); leaving it")
+            return nil
+        }
+        do {
+            try await store.clear()
+            return nil
+        } catch {
+            logger.error("The stored session could not be deleted", metadata: ["reason": "\(error)"])
+            return SessionError.persistenceFailed.with(
+                message: "The session could not be deleted from this device.", underlying: error.reason)
+        }
+    }
+
+    /// True when `record` is further along the store's history than what this client holds.
+    func isNewer(_ record: StoredSession, than session: Session) -> Bool {
+        if record.refreshToken == session.refreshToken { return false }
+        // This build never writes 0: such a record comes from a build that
+        // predates sequences (an extension not yet updated) and replaced
+        // ours, so a refresh token we have not seen is newer.
+        if record.sequence == 0 { return record.refreshToken != lastStoredRefreshToken }
+        return record.sequence > lastSeenSequence
+    }
+
+    /// True when `record` is `ended` or an older or same-session version of it.
+    private func belongs(_ record: StoredSession, to ended: Session) -> Bool {
+        if record.refreshToken == ended.refreshToken || record.sequence <= lastSeenSequence { return true }
+        guard let endedID = ended.sessionID else { return false }
+        return record.session.sessionID == endedID
+    }
+
+    /// Records a successful write.
+    func noteWritten(_ record: StoredSession) {
+        lastSeenSequence = max(lastSeenSequence, record.sequence)
+        if record.holdsSession { lastStoredRefreshToken = record.refreshToken }
+    }
+
+    /// The stored form of the OAuth sign-in in progress (carried over by session writes).
+    func pendingRecord() -> StoredSession? {
+        pendingOAuth.map {
+            StoredSession.pendingOAuth(verifier: $0.verifier, state: $0.state, startedAt: $0.startedAt)
+        }
+    }
+
+    func startWriteRetry() {
+        writeRetryTask?.cancel()
+        guard !isShutDown else { return }
+        let clock = self.clock
+        let backoff = configuration.backoff
+        let jitter = configuration.jitter
+        writeRetryTask = Task { [weak self] in
+            var attempt = 0
+            while true {
+                attempt += 1
+                // At least a second apart, so a broken disk is not hammered.
+                let delay = max(1, backoff.delay(attempt: attempt, jitter: jitter.unit()))
+                do {
+                    try await clock.sleep(for: delay)
+                } catch {
+                    return  // cancelled: a newer write or the end of the session
+                }
+                guard let self, await self.retryPendingWrite() else { return }
+            }
+        }
+    }
+}

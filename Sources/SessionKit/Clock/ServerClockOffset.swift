@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The estimated difference between the server's clock and ours, from `Date` headers.
+///
+/// Every expiry decision uses the server's time (`expires_at` is written in
+/// it), so a device clock that is minutes or days off neither logs anyone out
+/// nor uses expired tokens.
+///
+/// Samples come only from the auth backend's own answers (the client
+/// filters by origin), an `Age` header is added back (a cached answer's
+/// `Date` is older than the moment it arrived), and the estimate is the
+/// sample with the smallest round trip among the recent ones: the one whose
+/// `Date` was least blurred by latency. `Date` has one-second resolution, so
+/// a change under ``noise`` seconds is not reported.
+public struct ServerClockOffset: Sendable, Hashable {
+    /// One `Date` header reading.
+    struct Sample: Sendable, Hashable {
+        var offset: TimeInterval
+        var roundTrip: TimeInterval
+    }
+
+    /// Server time minus local time, in seconds.
+    public private(set) var seconds: TimeInterval = 0
+    /// Whether any sample was seen.
+    public private(set) var isKnown = false
+    private var samples: [Sample] = []
+
+    /// Changes smaller than this are truncation and latency, not a different clock.
+    public static let noise: TimeInterval = 1.5
+    /// How many recent samples the estimate chooses from.
+    static let window = 8
+
+    public init(seconds: TimeInterval = 0) {
+        self.seconds = seconds
+        self.isKnown = seconds != 0
+    }
+
+    /// The estimated server time at local time `localNow`.
+    public func serverTime(at localNow: Date) -> Date { localNow.addingTimeInterval(seconds) }
+
+    /// The local time at which the server's clock reads `serverDate`.
+    public func localTime(for serverDate: Date) -> Date { serverDate.addingTimeInterval(-seconds) }
+
+    /// Takes a sample from a response's `Date` (and `Age`) headers.
+    ///
+    /// - Parameters:
+    ///   - sentAt: local time the request left; `nil` when unknown (a round trip of 0 is assumed).
+    ///   - receivedAt: local time the answer arrived.
+    /// - Returns: `true` if the estimate changed by at least ``noise``. Headers that do not parse are ignored.
+    @discardableResult
+    public mutating func observe(dateHeader: String?, age: String? = nil, sentAt: Date? = nil, receivedAt: Date) -> Bool {
+        guard let dateHeader, let serverDate = HTTPDate.parse(dateHeader) else { return false }
+        let ageSeconds = age.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+        let roundTrip = sentAt.map { max(0, receivedAt.timeIntervalSince($0)) } ?? 0
+        samples.append(Sample(offset: serverDate.addingTimeInterval(ageSeconds).timeIntervalSince(receivedAt), roundTrip: roundTrip))
+        if samples.count > Self.window { samples.removeFirst(samples.count - Self.window) }
+        // The tightest round trip wins; among equals, the latest (a clock that was changed since).
+        guard let best = samples.reversed().min(by: { $0.roundTrip < $1.roundTrip }) else { return false }
+        let wasKnown = isKnown
+        isKnown = true
+        if !wasKnown, abs(best.offset) < Self.noise { return false }
+        if wasKnown, abs(best.offset - seconds) < Self.noise { return false }
+        seconds = best.offset
+        return true
+    }
+
+    /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7).
+    public static func parseHTTPDate(_ text: String) -> Date? { HTTPDate.parse(text) }
+
+    /// Formats `date` as an IMF-fixdate (used by the fake backend).
+    public static func formatHTTPDate(_ date: Date) -> String { HTTPDate.format(date) }
+}

@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionCore
+import SessionKitTesting
+import Testing
+
+@testable import SessionKit
+
+/// The server clock is learned from the auth server alone, robustly; the
+/// token goes only where the app allows.
+@Suite(.timeLimit(.minutes(1)))
+struct ClockEdgeTests {
+    static let api = URL(string: "https://api.example.com/v1/things")!
+
+    /// A client whose transport answers the API host itself (a day ahead), the fake the rest.
+    static func withForeignAPI() async throws -> (Fixture, SessionClient, RequestLog) {
+        let f = await Fixture.make()
+        try await f.signIn()
+        let log = RequestLog()
+        let fake = f.fake
+        let clock = f.clock
+        let transport = ClosureTransport { request in
+            log.append(request)
+            guard request.url?.host == api.host else { return try await fake.send(request) }
+            let date = ServerClockOffset.formatHTTPDate(clock.now.addingTimeInterval(86_400))
+            return (Data("[]".utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: ["Date": date])!)
+        }
+        var configuration = f.client.configuration
+        configuration.transport = transport
+        configuration.authorizedOrigins = [fake.baseURL, api]
+        let client = SessionClient(configuration: configuration)
+        _ = try await client.restore()
+        return (f, client, log)
+    }
+
+    @Test func anotherHostsDateDoesNotMoveTheServerClock() async throws {
+        let (_, client, _) = try await Self.withForeignAPI()
+        _ = try await client.send(URLRequest(url: Self.api))
+        #expect(abs(await client.serverClockOffset()) < 2)
+    }
+
+    @Test func theTokenGoesOnlyToAllowedOrigins() async throws {
+        let f = await Fixture.make()
+        try await f.signIn()
+        let before = await f.fake.count(.unknown)
+        do {
+            _ = try await f.client.send(URLRequest(url: URL(string: "https://evil.example/steal")!))
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(error == .originNotAllowed)
+        }
+        #expect(await f.fake.count(.unknown) == before)
+        // The backend's own origin is allowed by default.
+        _ = try await f.client.send(URLRequest(url: f.fake.baseURL.appendingPathComponent("v1/activities")))
+    }
+
+    @Test func ageIsAddedBack() {
+        let now = Date(timeIntervalSince1970: 1_767_225_600)
+        var offset = ServerClockOffset()
+        // A cached answer: its Date is 100 s old, and Age says so.
+        let changed = offset.observe(
+            dateHeader: ServerClockOffset.formatHTTPDate(now.addingTimeInterval(-100)), age: "100", receivedAt: now)
+        #expect(!changed)
+        #expect(abs(offset.seconds) < 1.5)
+    }
+
+    @Test func theTightestRoundTripWins() {
+        let now = Date(timeIntervalSince1970: 1_767_225_600)
+        var offset = ServerClockOffset()
+        func sample(_ skew: TimeInterval, roundTrip: TimeInterval) {
+            offset.observe(
+                dateHeader: ServerClockOffset.formatHTTPDate(now.addingTimeInterval(skew)),
+                sentAt: now.addingTimeInterval(-roundTrip), receivedAt: now)
+        }
+        sample(10, roundTrip: 2)
+        #expect(offset.seconds == 10)
+        sample(3, roundTrip: 0.1)
+        #expect(offset.seconds == 3)
+        // A later sample blurred by a slow round trip does not move it.
+        sample(20, roundTrip: 1)
+        #expect(offset.seconds == 3)
+    }
+
+    /// A `Date` a few seconds different used to restart the backoff at its first step.
+    @Test func aNewClockSampleDoesNotResetTheBackoff() async throws {
+        let f = await Fixture.make(automaticRefresh: true)
+        try await f.signIn()
+        f.expireAccessToken()
+        await f.fake.inject(.drop(.notConnectedToInternet), on: .refresh, times: 4)
+        for _ in 0..<3 { _ = try? await f.client.refresh() }
+        // An answer from the server whose clock now reads 5 s ahead (a refused
+        // password check: the backoff keeps token calls off the wire).
+        await f.fake.setClockSkew(5)
+        _ = try? await f.client.signIn(email: Fixture.email, password: "not-the-password")
+        #expect(await f.client.serverClockOffset() >= 4)
+        _ = try? await f.client.refresh()
+        // Fourth failure: ceiling 8 s, jitter 0.5 → 4 s. A reset would give 0.5 s.
+        let deadline = try #require(f.clock.nextDeadline)
+        #expect(deadline.timeIntervalSince(f.clock.now) >= 3.5)
+        await f.client.shutdown()
+    }
+
+    @Test func httpDatesRoundTripArithmetically() throws {
+        for seconds in stride(from: 0.0, to: 4_102_444_800, by: 7_654_321) {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = ServerClockOffset.formatHTTPDate(date)
+            #expect(ServerClockOffset.parseHTTPDate(text) == date)
+        }
+        #expect(ServerClockOffset.parseHTTPDate("Thu, 29 Feb 2024 12:00:00 GMT") != nil)
+        #expect(ServerClockOffset.parseHTTPDate("Thu, 29 Feb 2023 12:00:00 GMT") == nil)
+        #expect(ServerClockOffset.parseHTTPDate("Sun, 06 Nov 1994 08:49:37 UTC") == nil)
+    }
+}
+
+/// Requests a transport saw.
+final class RequestLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requests: [URLRequest] = []
+    func append(_ request: URLRequest) { lock.withLock { requests.append(request) } }
+    var all: [URLRequest] { lock.withLock { requests } }
+}
