@@ -60,7 +60,7 @@ struct StoreTests {
             Issue.record("a corrupt file must not load")
         } catch {
             #expect(error.isCorrupt)
-            let moved = try #require(error.movedTo)
+            let moved = try #require(error.movedTo?.fileURL)
             #expect(FileManager.default.fileExists(atPath: moved.path))
             #expect(try Data(contentsOf: moved) == Data("{\"access_token\": 42".utf8))
         }

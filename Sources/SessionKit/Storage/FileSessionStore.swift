@@ -63,7 +63,7 @@ public final class FileSessionStore: SessionStore {
         do {
             record = try WireCoding.decoder().decode(StoredSession.self, from: data)
         } catch {
-            throw .corrupt(detail: Self.describe(error), movedTo: try moveAside())
+            throw .corrupt(detail: Self.describe(error), movedTo: .file(try moveAside()))
         }
         if record.version > StoredSession.currentVersion {
             // Written by a newer app: leave it alone rather than lose it.
@@ -71,7 +71,7 @@ public final class FileSessionStore: SessionStore {
         }
         let pendingOnly = record.accessToken.isEmpty && record.refreshToken.isEmpty && record.pkceVerifier?.isEmpty == false
         if !pendingOnly, record.refreshToken.isEmpty || record.accessToken.isEmpty {
-            throw .corrupt(detail: "a token is empty", movedTo: try moveAside())
+            throw .corrupt(detail: "a token is empty", movedTo: .file(try moveAside()))
         }
         return record
     }
@@ -162,7 +162,7 @@ public final class FileSessionStore: SessionStore {
     private func syncDirectory() {
         do {
             let fd = try POSIX.open(directory.path, O_RDONLY | O_CLOEXEC)
-            _ = fsync(fd)
+            _ = POSIX.flushToDisk(fd)
             POSIX.close(fd)
         } catch {
             // The directory may be gone after `clear`; nothing to make durable then.

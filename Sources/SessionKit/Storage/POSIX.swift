@@ -59,14 +59,22 @@ enum POSIX {
 
     /// Flushes `fd` to stable storage.
     static func fsync(_ fd: Int32, _ what: String) throws(POSIXFailure) {
+        if flushToDisk(fd) != 0 { throw POSIXFailure("fsync \(what): \(lastError())") }
+    }
+
+    /// `fsync(2)`, and on Darwin `F_FULLFSYNC` first. Returns 0, or -1 with `errno` set.
+    static func flushToDisk(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)
-        let result = Darwin.fsync(fd)
+        // Darwin's fsync stops at the drive's write cache, which a power cut loses;
+        // F_FULLFSYNC asks the drive to write that out too.
+        if fcntl(fd, F_FULLFSYNC) != -1 { return 0 }
+        // Some file systems (network, FAT) refuse it: fsync is then the best there is.
+        return Darwin.fsync(fd)
         #elseif canImport(Glibc)
-        let result = Glibc.fsync(fd)
+        return Glibc.fsync(fd)
         #else
-        let result = Musl.fsync(fd)
+        return Musl.fsync(fd)
         #endif
-        if result != 0 { throw POSIXFailure("fsync \(what): \(lastError())") }
     }
 
     static func close(_ fd: Int32) {

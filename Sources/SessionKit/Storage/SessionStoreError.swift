@@ -7,29 +7,33 @@ import FoundationNetworking
 public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {
         case corrupt, unsupportedVersion, readFailed, writeFailed, verificationFailed, lockFailed, deleteFailed
+        case deviceLocked
     }
 
     private let kind: Kind
     /// What happened and what to do.
     public let reason: String
-    /// Where a corrupt record was moved, so nothing stored is lost.
-    public let movedTo: URL?
+    /// Where a corrupt record was moved (a file or a keychain item), so nothing stored is lost.
+    public let movedTo: StoredRecordLocation?
 
-    private init(_ kind: Kind, _ reason: String, movedTo: URL? = nil) {
+    private init(_ kind: Kind, _ reason: String, movedTo: StoredRecordLocation? = nil) {
         self.kind = kind
         self.reason = reason
         self.movedTo = movedTo
     }
 
     /// The stored record could not be decoded; it was moved to `movedTo`.
-    public static func corrupt(detail: String, movedTo: URL?) -> Self {
-        Self(.corrupt, "The stored session is corrupt (\(detail)); it was moved aside. Sign in again.", movedTo: movedTo)
+    public static func corrupt(detail: String, movedTo: StoredRecordLocation?) -> Self {
+        let aside = movedTo.map { " to \($0)" } ?? ""
+        return Self(
+            .corrupt, "The stored session is corrupt (\(detail)); it was moved aside\(aside). Sign in again.",
+            movedTo: movedTo)
     }
     /// The record was written by a newer version of SessionKit; it was left untouched.
     public static func unsupportedVersion(_ version: Int) -> Self {
         Self(.unsupportedVersion, "The stored session has format version \(version), newer than this app understands. Update the app.")
     }
-    /// The record could not be read (permissions, I/O, a locked keychain).
+    /// The record could not be read (permissions, I/O, a keychain error).
     public static func readFailed(_ detail: String) -> Self {
         Self(.readFailed, "The stored session could not be read: \(detail)")
     }
@@ -43,6 +47,12 @@ public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConverti
     public static func lockFailed(_ detail: String) -> Self {
         Self(.lockFailed, "The session lock could not be taken: \(detail)")
     }
+    /// The device is locked: protected data (the keychain) cannot be read or
+    /// written until the person unlocks it, as before the first unlock after a
+    /// restart. Transient, and never "no session": try again after unlock.
+    public static func deviceLocked(_ detail: String) -> Self {
+        Self(.deviceLocked, "The stored session cannot be reached while the device is locked: \(detail)")
+    }
     /// The record could not be deleted.
     public static func deleteFailed(_ detail: String) -> Self {
         Self(.deleteFailed, "The stored session could not be deleted: \(detail)")
@@ -50,6 +60,9 @@ public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConverti
 
     /// True when the record was unreadable and moved aside.
     public var isCorrupt: Bool { kind == .corrupt }
+
+    /// True when the record is out of reach until the device is unlocked (``deviceLocked(_:)``).
+    public var isDeviceLocked: Bool { kind == .deviceLocked }
 
     public var description: String { reason }
 

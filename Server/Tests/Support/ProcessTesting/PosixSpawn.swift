@@ -22,7 +22,7 @@ enum PosixSpawn {
         executable: String, arguments: [String], environment: [String: String]?, workingDirectory: String?,
         standardInput: String, output: ChildProcess.Output
     ) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
+        var attributes = SpawnAttributes.empty
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var emptyMask = sigset_t()
@@ -40,7 +40,7 @@ enum PosixSpawn {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         #endif
 
-        var actions = posix_spawn_file_actions_t()
+        var actions = SpawnFileActions.empty
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
@@ -60,15 +60,13 @@ enum PosixSpawn {
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The runner's own environment, read through Foundation: `environ` is glibc's spelling,
+        // which Darwin's Swift module does not promise (its headers offer `_NSGetEnviron()`).
+        let inherited = environment ?? ProcessInfo.processInfo.environment
+        let envp: [UnsafeMutablePointer<CChar>?] = inherited.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let status: Int32
-        if let environment {
-            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { envp.forEach { free($0) } }
-            status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        } else {
-            status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
-        }
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         guard status == 0 else { throw ChildProcessError.spawnFailed(executable, errno: status) }
         return child
     }
@@ -77,7 +75,7 @@ enum PosixSpawn {
     /// `addChdir` is; Darwin uses `POSIX_SPAWN_CLOEXEC_DEFAULT` instead.
     /// Returns an errno value, 0 on success; ENOSYS on an older glibc, where
     /// the process tests refuse to run rather than share the runner's sockets.
-    private static func closeFrom(_ actions: inout posix_spawn_file_actions_t, _ lowest: Int32) -> Int32 {
+    private static func closeFrom(_ actions: inout SpawnFileActions, _ lowest: Int32) -> Int32 {
         #if canImport(Darwin)
         return 0
         #else
@@ -90,7 +88,7 @@ enum PosixSpawn {
     /// `posix_spawn_file_actions_addchdir_np`: Darwin declares it; glibc (2.29+)
     /// only under `_GNU_SOURCE`, which Swift's Glibc module does not define, so
     /// there it is looked up at run time. Returns an errno value, 0 on success.
-    private static func addChdir(_ actions: inout posix_spawn_file_actions_t, _ path: String) -> Int32 {
+    private static func addChdir(_ actions: inout SpawnFileActions, _ path: String) -> Int32 {
         #if canImport(Darwin)
         return posix_spawn_file_actions_addchdir_np(&actions, path)
         #else
@@ -100,3 +98,34 @@ enum PosixSpawn {
         #endif
     }
 }
+
+// The two spawn handles differ in type. glibc and musl declare
+// `posix_spawnattr_t` and `posix_spawn_file_actions_t` as structs, imported as
+// Swift structs with a zeroing `init()`. Darwin declares both as `void *`,
+// imported as `UnsafeMutableRawPointer`: a variable of the optional type starts
+// as `nil`, `posix_spawnattr_init(&attributes)` allocates the real object into
+// it, and every other call takes `UnsafeMutablePointer<posix_spawnattr_t?>`.
+// These aliases give both one spelling; the Darwin half is not compiled on
+// Linux, so it is kept to the shape Darwin's headers import as.
+#if canImport(Darwin)
+typealias SpawnAttributes = posix_spawnattr_t?
+typealias SpawnFileActions = posix_spawn_file_actions_t?
+
+extension Optional where Wrapped == UnsafeMutableRawPointer {
+    /// A handle for `posix_spawnattr_init` or `posix_spawn_file_actions_init` to fill in.
+    static var empty: Self { nil }
+}
+#else
+typealias SpawnAttributes = posix_spawnattr_t
+typealias SpawnFileActions = posix_spawn_file_actions_t
+
+extension posix_spawnattr_t {
+    /// Zeroed storage for `posix_spawnattr_init` to initialise.
+    static var empty: Self { Self() }
+}
+
+extension posix_spawn_file_actions_t {
+    /// Zeroed storage for `posix_spawn_file_actions_init` to initialise.
+    static var empty: Self { Self() }
+}
+#endif

@@ -1,0 +1,34 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The four keychain calls ``KeychainSessionStore`` needs, as `SecItem*` answers them.
+///
+/// The seam between the store's decisions, compiled and tested everywhere,
+/// and the Security framework: ``SecItemKeychain`` on Apple platforms, an
+/// in-memory fake (`InMemoryKeychain` in SessionKitTesting) in tests. Each call
+/// returns the `OSStatus` the keychain gave, and an implementation answers as
+/// the keychain does: `.duplicateItem` from `add` on an existing item,
+/// `.itemNotFound` from the others on a missing one.
+public protocol KeychainAPI: Sendable {
+    /// `SecItemAdd`: creates `item` holding `data`.
+    ///
+    /// - Returns: `.success`, or `.duplicateItem` when the item already exists.
+    func add(_ item: KeychainItem, data: Data) -> KeychainStatus
+
+    /// `SecItemUpdate`: replaces the data of `item` and applies its accessibility.
+    ///
+    /// - Returns: `.success`, or `.itemNotFound` when there is no such item.
+    func update(_ item: KeychainItem, data: Data) -> KeychainStatus
+
+    /// `SecItemCopyMatching` with `kSecReturnData` and `kSecMatchLimitOne`: the data of `item`.
+    ///
+    /// - Returns: `.success` with the data, or a failing status and `nil`.
+    func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?)
+
+    /// `SecItemDelete`: deletes `item`.
+    ///
+    /// - Returns: `.success`, or `.itemNotFound` when there is no such item.
+    func delete(_ item: KeychainItem) -> KeychainStatus
+}
