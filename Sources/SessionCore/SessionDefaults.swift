@@ -1,6 +1,6 @@
 import Foundation
 
-/// The timing defaults from DESIGN.md, in one place so both halves agree.
+/// The timing defaults from docs/DESIGN.md, in one place so both halves agree.
 ///
 /// Every value here is a default: configurations take their own.
 public enum SessionDefaults {

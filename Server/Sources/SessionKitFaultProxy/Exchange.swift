@@ -33,6 +33,10 @@ struct Exchange {
                 HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers),
                 ByteBuffer(string: text))
             return .keepAlive
+        case .redirect(let location):
+            let headers = HTTPHeaders([("Location", location), ("Content-Length", "0")])
+            try await write(HTTPResponseHead(version: .http1_1, status: .found, headers: headers), ByteBuffer())
+            return .keepAlive
         default: break
         }
 

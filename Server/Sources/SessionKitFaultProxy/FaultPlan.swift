@@ -16,7 +16,7 @@ public struct FaultPlan: Sendable {
     /// (`FaultProxy.faultHeader`), which the proxy strips before forwarding.
     /// Lets a client-side harness draw faults from its own seeded generator.
     public static let fromHeader = FaultPlan { request in
-        request.header(FaultProxy.faultHeader).flatMap { ProxyFault.named[$0] }
+        request.header(FaultProxy.faultHeader).flatMap { ProxyFault.all[$0] }
     }
 
     /// The faults in order, one per request (`nil` passes one through); then none.

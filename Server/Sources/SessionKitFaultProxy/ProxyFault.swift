@@ -8,6 +8,7 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
     enum Kind: Sendable, Hashable {
         case stall
         case respond(status: Int, contentType: String, body: String, retryAfter: Int?)
+        case redirect(location: String)
         case resetBeforeForwarding
         case resetMidResponse
         case truncateBody
@@ -48,6 +49,40 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
     public static let serviceUnavailable = ProxyFault.respond(
         status: 503, contentType: "text/html", body: "<html><body><h1>503 Service Unavailable</h1></body></html>")
 
+    // MARK: Intermediaries: answers that are not the auth server's (none of them ends a session)
+
+    /// A 401 with an HTML page, as nginx, a WAF or an expired corporate proxy login answers.
+    public static let unauthorizedHTML = ProxyFault(
+        kind: .respond(
+            status: 401, contentType: "text/html",
+            body: "<html><head><title>401 Authorization Required</title></head><body><center><h1>401 Authorization Required</h1></center><hr><center>nginx</center></body></html>",
+            retryAfter: nil),
+        name: "401-html")
+    /// A 403 with an HTML page, as a CDN or WAF blocking a request answers.
+    public static let forbiddenHTML = ProxyFault(
+        kind: .respond(
+            status: 403, contentType: "text/html",
+            body: "<html><body><h1>403 Forbidden</h1><p>Request blocked.</p></body></html>", retryAfter: nil),
+        name: "403-html")
+    /// Supabase's API gateway after an anon-key rotation: a 401 whose body has no code.
+    public static let invalidAPIKey = ProxyFault(
+        kind: .respond(
+            status: 401, contentType: "application/json", body: #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#,
+            retryAfter: nil),
+        name: "invalid-api-key")
+    /// A captive portal (hotel, airport Wi-Fi): any request gets its login page with 200.
+    public static let captivePortal = ProxyFault(
+        kind: .respond(
+            status: 200, contentType: "text/html",
+            body: "<!DOCTYPE html><html><body><form action=\"/login\"><h1>Welcome to Airport Wi-Fi</h1><button>Connect</button></form></body></html>",
+            retryAfter: nil),
+        name: "captive-portal")
+    /// A 302 to a portal page on the same host (which the server does not have).
+    public static let redirect = ProxyFault(kind: .redirect(location: "/captive-portal/login"), name: "302")
+
+    /// The intermediary answers, for tests that go through each.
+    public static let intermediaries: [ProxyFault] = [unauthorizedHTML, forbiddenHTML, invalidAPIKey, captivePortal, redirect]
+
     /// A 429 with `Retry-After` and GoTrue's body; nothing is forwarded.
     public static func tooManyRequests(retryAfter seconds: Int = 7) -> ProxyFault {
         ProxyFault(
@@ -70,11 +105,14 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
             internalServerError, badGateway, serviceUnavailable, tooManyRequests(),
         ].map { ($0.name, $0) })
 
+    /// ``named`` and the intermediaries, for harnesses that draw from everything.
+    public static let all: [String: ProxyFault] = named.merging(intermediaries.map { ($0.name, $0) }) { first, _ in first }
+
     /// Whether the request reaches the server before the fault strikes.
     public var forwards: Bool {
         switch kind {
         case .resetMidResponse, .truncateBody, .garbleBody, .loseResponse: true
-        case .stall, .respond, .resetBeforeForwarding: false
+        case .stall, .respond, .redirect, .resetBeforeForwarding: false
         }
     }
 

@@ -4,7 +4,7 @@ import Logging
 import SessionServer
 
 /// Options shared by every subcommand. Each flag falls back to an
-/// environment variable (`AUTH_SERVER_PORT`, …), then to DESIGN.md's default.
+/// environment variable (`AUTH_SERVER_PORT`, …), then to docs/DESIGN.md's default.
 struct ServerOptions: ParsableArguments {
     @Option(help: "Interface to bind (env AUTH_SERVER_HOST; default 127.0.0.1).")
     var host: String?

@@ -5,7 +5,7 @@ import FoundationNetworking
 import SessionCore
 
 /// The default transport: its own `URLSession` (never `URLSession.shared`),
-/// with DESIGN.md's 30 s request and 60 s resource timeouts.
+/// with docs/DESIGN.md's 30 s request and 60 s resource timeouts.
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     // `URLSession` is thread-safe; the class is immutable after init.
     public let session: URLSession

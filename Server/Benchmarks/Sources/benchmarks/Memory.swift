@@ -48,7 +48,7 @@ enum Memory {
             let now = Date()
             for _ in 0..<count {
                 _ = try await server.store.createSession(
-                    userID: tokens.user.id, userAgent: "bench", ip: "127.0.0.1", now: now,
+                    userID: tokens.user!.id, userAgent: "bench", ip: "127.0.0.1", now: now,
                     refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL)
             }
             let afterSessions = Machine.residentBytes()

@@ -36,7 +36,7 @@ extension AuthServerConfiguration {
     /// Resolves each setting from the flag, else its environment variable
     /// (`AUTH_SERVER_HOST`, `AUTH_SERVER_PORT`, `AUTH_SERVER_DATABASE`,
     /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
-    /// `AUTH_SERVER_LEEWAY`), else DESIGN.md's default.
+    /// `AUTH_SERVER_LEEWAY`), else docs/DESIGN.md's default.
     ///
     /// - Throws: ``ConfigurationError`` naming the setting that is not usable.
     public static func resolve(

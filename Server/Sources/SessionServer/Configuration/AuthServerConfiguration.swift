@@ -3,7 +3,7 @@ import SessionCore
 
 /// Everything `auth-server serve` and the tests can tune.
 ///
-/// Defaults come from ``SessionDefaults`` (DESIGN.md's timing table), so a
+/// Defaults come from ``SessionDefaults`` (docs/docs/DESIGN.md's timing table), so a
 /// configuration built with no arguments is the production one.
 public struct AuthServerConfiguration: Sendable {
     /// Interface to bind.
@@ -62,7 +62,7 @@ public struct AuthServerConfiguration: Sendable {
     /// Revocations through this server apply at once; 0 reads every time.
     public var sessionCheckCacheTTL: TimeInterval
 
-    /// Creates a configuration; every argument defaults to DESIGN.md's value.
+    /// Creates a configuration; every argument defaults to docs/DESIGN.md's value.
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,

@@ -6,7 +6,7 @@ import SessionCore
 /// An error in the gateway envelope, `{"success": false, "error": {"code", "message"}}`.
 ///
 /// ``init(_:)`` is the one place a domain error becomes a gateway answer,
-/// following DESIGN.md's error contract table.
+/// following docs/DESIGN.md's error contract table.
 public struct GatewayError: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
     public var code: ErrorCode
