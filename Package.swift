@@ -24,6 +24,10 @@ let package = Package(
         .library(name: "SessionKit", targets: ["SessionKit"]),
         .library(name: "SessionKitTesting", targets: ["SessionKitTesting"]),
     ],
+    // Planted client defects for the chaos harness (`reliability --sabotage`).
+    // Off by default: an app's build never compiles them; only the Server
+    // package (the harness and its tests) turns the trait on.
+    traits: [.trait(name: "Sabotage", description: "Planted client defects the chaos harness must catch. Never for apps.")],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -54,3 +58,9 @@ let package = Package(
         ),
     ]
 )
+
+// Documentation (scripts/docs.sh): swift-docc-plugin only when asked for, so
+// an app that adds this package never resolves it.
+if Context.environment["SESSIONKIT_DOCC"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -31,7 +31,8 @@ let package = Package(
     ],
     dependencies: [
         // The client package at the repository root.
-        .package(name: "SessionKit", path: ".."),
+        // With the planted defects of the chaos harness compiled in (inert unless a test turns one on).
+        .package(name: "SessionKit", path: "..", traits: ["Sabotage"]),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

@@ -82,7 +82,15 @@ public actor SessionClient {
         }
     }
 
+    /// A defect the chaos harness planted; nil outside its builds (see ``planted(_:)``).
+    let plantedDefect: PlantedDefect?
+
     public init(configuration: SessionClientConfiguration) {
+        self.init(configuration: configuration, plantedDefect: nil)
+    }
+
+    init(configuration: SessionClientConfiguration, plantedDefect: PlantedDefect?) {
+        self.plantedDefect = plantedDefect
         self.configuration = configuration
         self.logger = configuration.logger
         self.machine = RefreshStateMachine(

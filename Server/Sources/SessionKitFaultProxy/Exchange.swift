@@ -47,6 +47,16 @@ struct Exchange {
             let garbled = ByteBuffer(bytes: responseBody.readableBytesView.map { $0 ^ 0x5A })
             try await write(responseHead, garbled)
             return responseHead.isKeepAlive ? .keepAlive : .close
+        case .trickleBody?:
+            try await responses.write(.head(responseHead))
+            var remaining = responseBody
+            let piece = max(1, remaining.readableBytes / 8)
+            while remaining.readableBytes > 0, let slice = remaining.readSlice(length: min(piece, remaining.readableBytes)) {
+                try await responses.write(.body(.byteBuffer(slice)))
+                try await Task.sleep(for: .milliseconds(60))
+            }
+            try await responses.write(.end(nil))
+            return responseHead.isKeepAlive ? .keepAlive : .close
         case .truncateBody?, .resetMidResponse?:
             // The head still promises the full length; only half of it comes.
             try await responses.write(.head(responseHead))

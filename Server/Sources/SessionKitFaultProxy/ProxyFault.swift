@@ -9,6 +9,7 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
         case stall
         case respond(status: Int, contentType: String, body: String, retryAfter: Int?)
         case redirect(location: String)
+        case trickleBody
         case resetBeforeForwarding
         case resetMidResponse
         case truncateBody
@@ -77,6 +78,9 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
             body: "<!DOCTYPE html><html><body><form action=\"/login\"><h1>Welcome to Airport Wi-Fi</h1><button>Connect</button></form></body></html>",
             retryAfter: nil),
         name: "captive-portal")
+    /// The server answers; the body arrives in small pieces over about half a
+    /// second (a congested mobile link), complete.
+    public static let trickleBody = ProxyFault(kind: .trickleBody, name: "trickle-body")
     /// A 302 to a portal page on the same host (which the server does not have).
     public static let redirect = ProxyFault(kind: .redirect(location: "/captive-portal/login"), name: "302")
 
@@ -102,7 +106,7 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
     public static let named: [String: ProxyFault] = Dictionary(
         uniqueKeysWithValues: [
             stall, resetBeforeForwarding, resetMidResponse, truncateBody, garbleBody, loseResponse,
-            internalServerError, badGateway, serviceUnavailable, tooManyRequests(),
+            internalServerError, badGateway, serviceUnavailable, tooManyRequests(), trickleBody,
         ].map { ($0.name, $0) })
 
     /// ``named`` and the intermediaries, for harnesses that draw from everything.
@@ -111,7 +115,7 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
     /// Whether the request reaches the server before the fault strikes.
     public var forwards: Bool {
         switch kind {
-        case .resetMidResponse, .truncateBody, .garbleBody, .loseResponse: true
+        case .resetMidResponse, .truncateBody, .garbleBody, .loseResponse, .trickleBody: true
         case .stall, .respond, .redirect, .resetBeforeForwarding: false
         }
     }

@@ -34,13 +34,28 @@ public struct SimulationParameters: Sendable {
     public var endedShare: Double = 0.15
     /// The largest device clock error, in seconds, either way.
     public var maximumSkew: Double = 300
+    /// Share of lives whose device clock is off by hours to days.
+    public var largeSkewShare: Double = 0
+    /// The largest such error, in seconds, either way.
+    public var maximumLargeSkew: Double = 3 * 86_400
+    /// Per gap between uses: the device clock is changed by hours (a person setting it, travel).
+    public var clockChangeChance: Double = 0
+    /// Share of lives whose server answers carry no `Date` header (the client cannot learn the server's clock).
+    public var noDateShare: Double = 0
+    /// Whether requests meet the intermediaries' answers too (a proxy's HTML 401/403,
+    /// an API gateway's "Invalid API key", a captive portal, a redirect, a slow body).
+    public var intermediaryFaults = false
     /// A deliberate defect, to show the invariants catch one (nil in real runs).
-    public var sabotage: Sabotage?
+    public var sabotage: HarnessSabotage?
 
-    /// Defects the harness can plant in the client's surroundings.
-    public enum Sabotage: String, Sendable, CaseIterable {
-        /// The store acknowledges writes but keeps nothing (a broken keychain wrapper, say).
-        case storeDropsWrites
+    /// The adversarial configuration (issue "A chaos harness that can fail"):
+    /// clocks off by days and changed mid-life, answers without `Date`, and
+    /// the intermediaries' answers in the fault menu.
+    public mutating func makeAdversarial() {
+        largeSkewShare = 0.3
+        clockChangeChance = 0.05
+        noDateShare = 0.1
+        intermediaryFaults = true
     }
 
     public init(lives: Int, days: Double = 30, seed: UInt64, parallelism: Int = 8, onlyLives: [Int]? = nil) {

@@ -33,10 +33,15 @@ public struct SimulationReport: Sendable {
                       measured: ended.reduce(0) { $0 + $1.sessionExpiredEvents }, holds: wrongExpiry == 0),
             Invariant(name: "ended lives still signed in at relaunch", required: "0",
                       measured: sum(\.signedInAfterEnd), holds: sum(\.signedInAfterEnd) == 0),
+            Invariant(name: "expired access tokens sent while the server's clock was known", required: "0",
+                      measured: sum(\.expiredTokensSent), holds: sum(\.expiredTokensSent) == 0),
         ]
     }
 
     public var holds: Bool { invariants.allSatisfy(\.holds) }
+
+    /// The invariants a run broke, by name (a sabotaged run must break at least one).
+    public var broken: [String] { invariants.filter { !$0.holds }.map(\.name) }
 
     public var failingLives: [LifeReport] { lives.filter { !$0.violations.isEmpty } }
 
@@ -45,7 +50,8 @@ public struct SimulationReport: Sendable {
         func sum(_ key: KeyPath<LifeReport, Int>) -> Int { lives.reduce(0) { $0 + $1[keyPath: key] } }
         var lines: [String] = []
         let days = lives.reduce(0) { $0 + $1.simulatedDays }
-        lines.append("SessionKit chaos simulation — \(lives.count) lives, \(Int(parameters.days)) days, seed \(parameters.seed)")
+        lines.append("SessionKit chaos simulation — \(lives.count) lives, \(Int(parameters.days)) days, seed \(parameters.seed)"
+            + (parameters.intermediaryFaults ? ", adversarial" : "") + (parameters.sabotage.map { ", sabotage \($0.name)" } ?? ""))
         lines.append(String(format: "simulated %.0f app-days in %.1f s wall", days, wallSeconds))
         lines.append("")
         lines.append("| invariant | required | measured | |")
@@ -65,7 +71,8 @@ public struct SimulationReport: Sendable {
         lines.append("| kills: background / mid-refresh / mid-write | \(sum(\.backgroundKills)) / \(sum(\.midRefreshKills)) / \(sum(\.midWriteKills)) |")
         lines.append("| extension runs sharing the store | \(sum(\.extensionRuns)) |")
         lines.append("| offline windows (2 min – 3 days) | \(sum(\.offlineWindows)) |")
-        let faults = Fault.allCases.map { fault in
+        lines.append("| device clock changed mid-life | \(sum(\.clockChanges)) |")
+        let faults = Fault.allCases.filter { parameters.intermediaryFaults || Fault.classic.contains($0) }.map { fault in
             "\(fault.rawValue) \(lives.reduce(0) { $0 + ($1.faults[fault] ?? 0) })"
         }
         lines.append("| injected faults | \(faults.joined(separator: ", ")) |")

@@ -18,12 +18,28 @@ struct Reliability: AsyncParsableCommand {
     @Option(name: .customLong("life"), help: "Replay only these lives of the run (repeatable).") var only: [Int] = []
     @Option(help: "Mean app uses per day.") var usesPerDay = 2.0
     @Option(help: "Probability that a request meets an injected fault.") var faultRate = 0.08
+    @Flag(help: "Clocks off by days and changed mid-life, answers without Date, and intermediaries' answers (proxy HTML 401/403, Invalid API key, captive portal, redirect).")
+    var adversarial = false
+    @Option(help: "Plant this defect; the run succeeds only if an invariant catches it (see --list-sabotages).")
+    var sabotage: String?
+    @Flag(help: "List the defects --sabotage can plant, and exit.") var listSabotages = false
 
     func run() async throws {
+        if listSabotages {
+            for sabotage in HarnessSabotage.all { print(sabotage.name) }
+            return
+        }
         var parameters = SimulationParameters(
             lives: lives, days: days, seed: seed, parallelism: parallelism, onlyLives: only.isEmpty ? nil : only)
         parameters.usesPerDay = usesPerDay
         parameters.faultRate = faultRate
+        if adversarial { parameters.makeAdversarial() }
+        if let sabotage {
+            guard let planted = HarnessSabotage(name: sabotage) else {
+                throw ValidationError("No sabotage called \(sabotage); --list-sabotages lists them.")
+            }
+            parameters.sabotage = planted
+        }
         let total = parameters.onlyLives?.count ?? lives
         let step = max(1, total / 20)
         let report = try await ChaosSimulation(parameters: parameters).run { done in
@@ -32,6 +48,15 @@ struct Reliability: AsyncParsableCommand {
             }
         }
         print(report.table)
+        if let planted = parameters.sabotage {
+            // A sabotaged run proves the harness: it must break an invariant.
+            if report.holds {
+                print("sabotage \(planted.name): NOT caught — no invariant broke")
+                throw ExitCode.failure
+            }
+            print("sabotage \(planted.name): caught by \(report.broken.joined(separator: "; "))")
+            return
+        }
         if !report.holds { throw ExitCode.failure }
     }
 }

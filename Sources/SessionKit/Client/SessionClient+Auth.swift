@@ -222,7 +222,7 @@ extension SessionClient {
         switch reason {
         case .expired(let error):
             broadcaster.set(.expired(reason: error.message))
-            broadcaster.publish(.sessionExpired(message: error.message))
+            if !planted(.silentEnd) { broadcaster.publish(.sessionExpired(message: error.message)) }
         case .silently, .signedOut:
             broadcaster.set(.signedOut)
             broadcaster.publish(.signedOut)

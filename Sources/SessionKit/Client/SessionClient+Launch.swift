@@ -94,6 +94,8 @@ extension SessionClient {
         }
         pendingOAuth = PendingOAuth(record)
         lastSeenSequence = max(lastSeenSequence, record?.sequence ?? 0)
+        // Before any expiry decision: the device clock may be days off the server's.
+        rememberClock(from: record)
         guard let record, record.holdsSession else {
             // A record may hold only an OAuth sign-in in progress: its verifier waits for the callback.
             logger.info("No stored session; signed out")

@@ -52,6 +52,20 @@ extension SessionClient {
         return value
     }
 
+    /// `record` with the server clock offset this client knows, so another
+    /// process (or the next launch) starts from it.
+    func stamped(_ record: StoredSession) -> StoredSession {
+        var copy = record
+        copy.serverClockOffset = machine.offset.isKnown ? machine.offset.seconds : record.serverClockOffset
+        return copy
+    }
+
+    /// Starts from the offset a record remembers when this process has not learned one yet.
+    func rememberClock(from record: StoredSession?) {
+        guard !machine.offset.isKnown, let seconds = record?.serverClockOffset else { return }
+        machine.offset = ServerClockOffset(remembered: seconds)
+    }
+
     /// The next sequence number after what this client has seen and `stored`.
     func nextSequence(after stored: StoredSession?) -> UInt64 {
         max(lastSeenSequence, stored?.sequence ?? 0) + 1
@@ -70,7 +84,7 @@ extension SessionClient {
                 // Unreadable (a corrupt record was moved aside): the new session replaces it.
                 logger.notice("The store could not be read before a sign-in; writing anyway", metadata: ["reason": "\(error)"])
             }
-            let record = StoredSession(session, sequence: nextSequence(after: stored))
+            let record = stamped(StoredSession(session, sequence: nextSequence(after: stored)))
             let result: Result<StoredSession, SessionStoreError>
             do throws(SessionStoreError) {
                 try await store.save(record)
@@ -94,7 +108,7 @@ extension SessionClient {
             case saved, dropped
             case failed(SessionStoreError)
         }
-        let record = StoredSession(session, sequence: nextSequence(after: nil)).carryingOAuth(of: pendingRecord())
+        let record = stamped(StoredSession(session, sequence: nextSequence(after: nil)).carryingOAuth(of: pendingRecord()))
         let outcome: Outcome = await withStoreAccess {
             // Signed out (or in as someone else) while the refresh was in flight: write nothing.
             guard gen == generation else { return .dropped }
@@ -143,7 +157,7 @@ extension SessionClient {
             }
             if let stored, stored.holdsSession, isNewer(stored, than: session) { return .adopt(stored) }
             if stored?.holdsSession != true, lastStoredRefreshToken != nil { return .signedOutElsewhere }
-            var next = record
+            var next = stamped(record)
             next.sequence = nextSequence(after: stored)
             do {
                 try await store.save(next)

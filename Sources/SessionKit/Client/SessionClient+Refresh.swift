@@ -114,8 +114,13 @@ extension SessionClient {
     ) async -> Result<Session, SessionError> {
         // Held while the lock is: a suspended app must not sit on a lock its extensions wait for.
         let activity = configuration.backgroundActivity.begin("SessionKit refresh")
-        let result = await withStoreLock("refresh") {
-            await refreshLocked(from: session, reason: reason, generation: gen, attemptsLeft: 2)
+        let result: Result<Session, SessionError>
+        if planted(.skipLockAndReread) {
+            result = await refreshLocked(from: session, reason: reason, generation: gen, attemptsLeft: 2)
+        } else {
+            result = await withStoreLock("refresh") {
+                await refreshLocked(from: session, reason: reason, generation: gen, attemptsLeft: 2)
+            }
         }
         activity.end()
         if inflight?.id == flightID { inflight = nil }
@@ -128,7 +133,7 @@ extension SessionClient {
         guard gen == generation else { return .failure(.notSignedIn) }
         var session = session
         // Another process may have refreshed while we waited for the lock.
-        switch await adoptStoredSessionIfNewer(than: session, generation: gen) {
+        switch planted(.skipLockAndReread) ? .unchanged : await adoptStoredSessionIfNewer(than: session, generation: gen) {
         case .adopted(let adopted):
             if isSatisfied(reason, by: adopted), !machine.isExpired(adopted, now: clock.now) { return .success(adopted) }
             // Adopted, but already expired (it was written long ago): refresh it, still under the lock.
@@ -150,9 +155,14 @@ extension SessionClient {
             var refreshed = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
             // A body without `user` (and without claims naming one) keeps the person we know.
             if refreshed.user == nil { refreshed.user = session.user }
+            if planted(.installBeforePersist) {
+                installRefreshed(refreshed)
+                broadcaster.publish(.tokenRefreshed(refreshed))
+            }
             // Persist (verified) first, then publish.
-            await persistRefreshed(refreshed, generation: gen)
+            if !planted(.persistNothing) { await persistRefreshed(refreshed, generation: gen) }
             guard gen == generation else { return .failure(.notSignedIn) }
+            if planted(.installBeforePersist) { return .success(refreshed) }
             installRefreshed(refreshed)
             logger.info("Refreshed the session", metadata: ["refresh_token": "\(TokenRedaction.prefix(refreshed.refreshToken))"])
             broadcaster.publish(.tokenRefreshed(refreshed))
@@ -174,6 +184,10 @@ extension SessionClient {
                 return .failure(error)
             }
         case .transient(let error), .refused(let error):
+            if planted(.transientEndsSession) {
+                await endSession(.expired(.sessionExpired), lockHeld: true)
+                return .failure(.sessionExpired)
+            }
             return .failure(refreshFailed(outcome, error: error, session: session))
         }
     }
@@ -271,6 +285,7 @@ extension SessionClient {
     /// the same sign-in, further along) and says so.
     @discardableResult
     func adopt(_ record: StoredSession) -> Session {
+        rememberClock(from: record)
         var adopted = record.session
         if adopted.user == nil { adopted.user = current?.user }
         noteWritten(record)

@@ -73,6 +73,10 @@ extension SessionClient {
         let session = try await validSession()
         let (data, response) = try await sendWithToken(request, session: session)
         guard Self.rejectsToken(response, data) else { return try Self.check(data, response) }
+        if planted(.signOutOnAny401) {
+            await endSession(.silently)
+            throw SessionError.authRequired.with(status: response.statusCode)
+        }
 
         logger.info("The access token was rejected; refreshing once and retrying", metadata: ["status": "\(response.statusCode)"])
         let refreshed = try await refreshSession(reason: .rejected(accessToken: session.accessToken))
@@ -132,7 +136,7 @@ extension SessionClient {
         }
         let now = clock.now
         // Another host's clock (an API, a CDN) says nothing about when the auth server's tokens expire.
-        if Origin.url(request.url, isIn: backend.origins),
+        if !planted(.ignoreClockOffset), Origin.url(request.url, isIn: backend.origins),
             machine.offset.observe(
                 dateHeader: answer.1.value(forHTTPHeaderField: "Date"), age: answer.1.value(forHTTPHeaderField: "Age"),
                 sentAt: sentAt, receivedAt: now)

@@ -55,7 +55,15 @@ public struct ServerClockOffset: Sendable, Hashable {
         guard let dateHeader, let serverDate = HTTPDate.parse(dateHeader) else { return false }
         let ageSeconds = age.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
         let roundTrip = sentAt.map { max(0, receivedAt.timeIntervalSince($0)) } ?? 0
-        samples.append(Sample(offset: serverDate.addingTimeInterval(ageSeconds).timeIntervalSince(receivedAt), roundTrip: roundTrip))
+        let sample = Sample(offset: serverDate.addingTimeInterval(ageSeconds).timeIntervalSince(receivedAt), roundTrip: roundTrip)
+        // A sample no latency can reconcile with the older ones means a clock
+        // was changed: the older samples describe a clock that is gone.
+        if let current = samples.min(by: { $0.roundTrip < $1.roundTrip }),
+            abs(sample.offset - current.offset) > (sample.roundTrip + current.roundTrip) / 2 + 2 * Self.noise
+        {
+            samples.removeAll()
+        }
+        samples.append(sample)
         if samples.count > Self.window { samples.removeFirst(samples.count - Self.window) }
         // The tightest round trip wins; among equals, the latest (a clock that was changed since).
         guard let best = samples.reversed().min(by: { $0.roundTrip < $1.roundTrip }) else { return false }
@@ -69,6 +77,12 @@ public struct ServerClockOffset: Sendable, Hashable {
 
     /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7).
     public static func parseHTTPDate(_ text: String) -> Date? { HTTPDate.parse(text) }
+
+    /// A starting estimate from an earlier run (the store record), replaced by the first real sample.
+    init(remembered seconds: TimeInterval) {
+        self.seconds = seconds
+        self.isKnown = true
+    }
 
     /// Formats `date` as an IMF-fixdate (used by the fake backend).
     public static func formatHTTPDate(_ date: Date) -> String { HTTPDate.format(date) }

@@ -33,6 +33,10 @@ public struct StoredSession: Sendable, Hashable, Codable {
     public var oauthStartedAt: Date?
     /// The write's place in the store's history: one more than the record it replaced (0 in records of older builds).
     public var sequence: UInt64
+    /// The server's clock minus this device's when the record was written, if
+    /// known: a new process starts from it instead of trusting a device clock
+    /// that may be days off.
+    public var serverClockOffset: TimeInterval?
 
     public init(
         version: Int = StoredSession.currentVersion, accessToken: String, refreshToken: String,
@@ -50,6 +54,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.oauthState = oauthState
         self.oauthStartedAt = oauthStartedAt
         self.sequence = sequence
+        self.serverClockOffset = nil
     }
 
     /// The record for `session`.
@@ -91,6 +96,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         case oauthState = "oauth_state"
         case oauthStartedAt = "oauth_started_at"
         case sequence
+        case serverClockOffset = "server_clock_offset"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -107,6 +113,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         oauthStartedAt = try c.decodeIfPresent(Date.self, forKey: .oauthStartedAt)
         // Records written before sequences existed read as 0: any sequenced write is newer.
         sequence = try c.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
+        serverClockOffset = try c.decodeIfPresent(TimeInterval.self, forKey: .serverClockOffset).flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// The session this record holds.

@@ -76,11 +76,11 @@ struct ClockEdgeTests {
         }
         sample(10, roundTrip: 2)
         #expect(offset.seconds == 10)
-        sample(3, roundTrip: 0.1)
-        #expect(offset.seconds == 3)
-        // A later sample blurred by a slow round trip does not move it.
-        sample(20, roundTrip: 1)
-        #expect(offset.seconds == 3)
+        sample(8, roundTrip: 0.1)
+        #expect(offset.seconds == 8)
+        // A later sample, off by what its slower round trip can explain, does not move it.
+        sample(10, roundTrip: 1.5)
+        #expect(offset.seconds == 8)
     }
 
     /// A `Date` a few seconds different used to restart the backoff at its first step.
@@ -100,6 +100,42 @@ struct ClockEdgeTests {
         let deadline = try #require(f.clock.nextDeadline)
         #expect(deadline.timeIntervalSince(f.clock.now) >= 3.5)
         await f.client.shutdown()
+    }
+
+    /// A device two days behind: a new process (a relaunch, an extension)
+    /// starts from the offset the store remembers, so it never sends a token
+    /// the server already considers expired (the adversarial chaos run found it).
+    @Test func aRelaunchStartsFromTheRememberedServerClock() async throws {
+        let clock = ManualClock()
+        let fake = FakeAuthBackend(clock: clock)
+        await fake.setClockSkew(2 * 86_400)
+        let shared = InMemorySessionStore()
+        let first = await Fixture.make(store: shared, clock: clock, fake: fake)
+        try await first.signIn()
+        #expect(await first.client.serverClockOffset() > 86_400)
+        #expect(try #require(try await shared.load()).serverClockOffset.map { $0 > 86_400 } == true)
+        // An hour and a bit later on the server: the token has expired there.
+        clock.set(to: clock.now.addingTimeInterval(SessionDefaults.accessTokenLifetime + 30))
+        let relaunched = await Fixture.make(store: shared, clock: clock, fake: fake, launchValidation: .skip)
+        _ = try await relaunched.client.restore()
+        #expect(await relaunched.client.serverClockOffset() > 86_400)
+        let meBefore = await fake.count(.user)
+        _ = try await relaunched.client.me()
+        // One call, with a token refreshed first: no 401 round trip with the expired one.
+        #expect(await fake.count(.user) == meBefore + 1)
+        #expect(await fake.count(.refresh) == 1)
+    }
+
+    @Test func aClockChangeReplacesTheEstimateAtOnce() {
+        let now = Date(timeIntervalSince1970: 1_767_225_600)
+        var offset = ServerClockOffset()
+        // A tight sample, then the device clock is set 6 hours off: the next
+        // (looser) sample contradicts it beyond any latency and wins.
+        offset.observe(dateHeader: ServerClockOffset.formatHTTPDate(now), sentAt: now.addingTimeInterval(-0.01), receivedAt: now)
+        offset.observe(
+            dateHeader: ServerClockOffset.formatHTTPDate(now.addingTimeInterval(6 * 3600)), sentAt: now.addingTimeInterval(-0.8),
+            receivedAt: now)
+        #expect(abs(offset.seconds - 6 * 3600) < 2)
     }
 
     @Test func httpDatesRoundTripArithmetically() throws {

@@ -53,7 +53,13 @@ struct LaunchRaceTests {
         let gate = FakeGate()
         await store.holdNextLoad(gate)
         let token = Task { try await f.client.accessToken() }
-        await gate.waitForArrivals(1)
+        // Bounded: a client that does not restore first never reads the store.
+        let reading = await eventually { await gate.arrivals >= 1 }
+        #expect(reading, "the token call did not start the launch read")
+        guard reading else {
+            token.cancel()
+            return
+        }
         #expect(await f.clock.waitForSleepers(count: 1))
         await f.clock.advance(by: SessionDefaults.restoreWait)
         await #expect(throws: SessionError.storeUnavailable) { try await token.value }

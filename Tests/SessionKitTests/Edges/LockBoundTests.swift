@@ -32,11 +32,20 @@ struct LockBoundTests {
             return c
         }())
         f.expireAccessToken()
-        let token = try await client.accessToken()
-        #expect(try UnverifiedJWT(token).claims.exp.map { $0 > clock.now } == true)
-        try await client.signOut()
-        await client.shutdown()
+        // Bounded in real time: an unbounded lock wait would hang here forever.
+        let done = DoneFlag()
+        let work = Task {
+            defer { done.set() }
+            let token = try await client.accessToken()
+            #expect(try UnverifiedJWT(token).claims.exp.map { $0 > clock.now } == true)
+            try await client.signOut()
+            await client.shutdown()
+        }
+        let finished = await done.wait(upTo: .seconds(20))
+        #expect(finished, "the client froze behind a hung lock holder")
+        if !finished { work.cancel() }
         await hung.unlock()
+        try await work.value
     }
 
     @Test func theLockWaitIsCancellable() async throws {
@@ -82,6 +91,23 @@ struct LockBoundTests {
         _ = try await client.refresh()
         #expect(recorder.begun == 1)
         #expect(recorder.ended == 1)
+    }
+}
+
+/// Set once by a task when it ends; waited for with a real-time bound.
+final class DoneFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    func set() { lock.withLock { isSet = true } }
+
+    /// - Returns: whether it was set within `limit`.
+    func wait(upTo limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if lock.withLock({ isSet }) { return true }
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { return false }
+        }
+        return lock.withLock { isSet }
     }
 }
 

@@ -47,6 +47,26 @@ struct OrderingTests {
         await f.client.shutdown()
     }
 
+    /// The retry waits for the lock while a sign-out runs to its end: once it
+    /// has the lock it must see that the session it was saving is gone.
+    @Test func aSaveRetryWaitingForTheLockDoesNotWriteBackAfterASignOut() async throws {
+        let store = GatedStore()
+        let f = await Fixture.make(store: store, automaticRefresh: true)
+        try await f.signIn()
+        await store.failNextSaves(1)
+        _ = try await f.client.refresh()
+        let gate = FakeGate()
+        await store.holdNextLock(gate)
+        await f.clock.advance(by: 2)  // the retry starts and waits for the lock
+        await gate.waitForArrivals(1)
+        try await f.client.signOut()  // runs to its end meanwhile
+        await gate.open()
+        await f.clock.advance(by: 600)
+        #expect(try await store.load() == nil)
+        #expect(f.client.currentState == .signedOut)
+        await f.client.shutdown()
+    }
+
     /// Two processes on one store: the one behind starts an OAuth sign-in
     /// (which writes the store) after the other refreshed twice.
     @Test func aProcessBehindNeverPushesTheStoreBack() async throws {

@@ -9,12 +9,14 @@ actor GatedStore: SessionStore {
     let base = InMemorySessionStore()
     private var loadGate: FakeGate?
     private var saveGate: FakeGate?
+    private var lockGate: FakeGate?
     private var failingSaves = 0
     private(set) var saves: [StoredSession] = []
 
     func holdNextLoad(_ gate: FakeGate) { loadGate = gate }
     func holdNextSave(_ gate: FakeGate) { saveGate = gate }
     func failNextSaves(_ count: Int) { failingSaves = count }
+    func holdNextLock(_ gate: FakeGate) { lockGate = gate }
     func seed(_ record: StoredSession) async throws { try await base.save(record) }
 
     func load() async throws(SessionStoreError) -> StoredSession? {
@@ -40,5 +42,11 @@ actor GatedStore: SessionStore {
     }
 
     func clear() async throws(SessionStoreError) { try await base.clear() }
-    nonisolated func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock { NoCrossProcessLock() }
+    func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock {
+        if let gate = lockGate {
+            lockGate = nil
+            await gate.pass()
+        }
+        return NoCrossProcessLock()
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SessionCore
 import SessionKit
 import SessionKitFaultProxy
 
@@ -16,11 +17,13 @@ public struct ChaosMiddleware: TransportMiddleware {
     let network: DeviceNetwork
     let process: SimulatedProcess
     let proxy: FaultProxy
+    let serverClock: any SessionClock
 
-    public init(network: DeviceNetwork, process: SimulatedProcess, proxy: FaultProxy) {
+    public init(network: DeviceNetwork, process: SimulatedProcess, proxy: FaultProxy, serverClock: any SessionClock) {
         self.network = network
         self.process = process
         self.proxy = proxy
+        self.serverClock = serverClock
     }
 
     public func intercept(
@@ -30,6 +33,7 @@ public struct ChaosMiddleware: TransportMiddleware {
         if network.isOffline { throw URLError(.notConnectedToInternet) }
         network.begin()
         defer { network.end() }
+        Self.checkBearer(request, network: network, serverNow: serverClock.now)
 
         var request = request
         if Self.isRefresh(request), process.takeRefreshKill() {
@@ -43,13 +47,29 @@ public struct ChaosMiddleware: TransportMiddleware {
             process.kill()
             throw URLError(.cancelled)
         }
-        guard let fault = network.drawFault() else { return try await next(request) }
-        if let proxyFault = fault.proxyFault {
-            request.setValue(proxyFault.name, forHTTPHeaderField: FaultProxy.faultHeader)
-        } else if let url = request.url {
-            request.url = FaultProxy.redirect(url, to: proxy.refusedURL)
+        if let fault = network.drawFault() {
+            if let proxyFault = fault.proxyFault {
+                request.setValue(proxyFault.name, forHTTPHeaderField: FaultProxy.faultHeader)
+            } else if let url = request.url {
+                request.url = FaultProxy.redirect(url, to: proxy.refusedURL)
+            }
         }
-        return try await next(request)
+        let answer = try await next(request)
+        network.answered()
+        return answer
+    }
+
+    /// A client that knows the server's clock never sends an access token the
+    /// server already considers expired (it refreshes a leeway before `exp`).
+    static func checkBearer(_ request: URLRequest, network: DeviceNetwork, serverNow: Date) {
+        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer ") else { return }
+        let claims: JWTClaims
+        do {
+            claims = try UnverifiedJWT(String(header.dropFirst(7))).claims
+        } catch {
+            return  // not a JWT: nothing to compare
+        }
+        if let exp = claims.exp { network.sentToken(expiringAt: exp, serverNow: serverNow) }
     }
 
     static func isRefresh(_ request: URLRequest) -> Bool {

@@ -11,11 +11,38 @@ public final class DeviceNetwork: @unchecked Sendable {
     private var inFlight = 0
     private var injected: [Fault: Int] = [:]
     private var requests = 0
+    private let menu: [Fault]
+    private var clockKnowable: Bool
+    private var expiredSent = 0
 
-    /// - Parameter faultRate: the probability that a request meets a fault.
-    public init(seed: UInt64, faultRate: Double) {
+    /// - Parameters:
+    ///   - faultRate: the probability that a request meets a fault.
+    ///   - menu: the faults drawn from.
+    ///   - sendsDate: whether the server's answers carry `Date` (else the client cannot know its clock).
+    public init(seed: UInt64, faultRate: Double, menu: [Fault] = Fault.classic, sendsDate: Bool = true) {
         self.generator = SplitMix64(seed: seed)
         self.faultRate = faultRate
+        self.menu = menu
+        self.clockKnowable = sendsDate
+        self.sendsDate = sendsDate
+    }
+
+    /// Whether the server's answers carry `Date`.
+    public let sendsDate: Bool
+
+    /// Access tokens the server already considered expired, sent while the
+    /// client could have known (answers carried `Date`, no clock change since the last).
+    public var expiredTokensSent: Int { lock.withLock { expiredSent } }
+
+    /// The device clock was changed: until the next answer, the client's estimate may be stale.
+    func clockChanged() { lock.withLock { clockKnowable = false } }
+
+    /// An answer arrived: its `Date` (if any) tells the client the server's clock again.
+    func answered() { lock.withLock { if sendsDate { clockKnowable = true } } }
+
+    /// Counts a request whose access token had expired on the server's clock, if the client could have known.
+    func sentToken(expiringAt exp: Date, serverNow: Date) {
+        lock.withLock { if clockKnowable, exp <= serverNow { expiredSent += 1 } }
     }
 
     public var isOffline: Bool {
@@ -45,7 +72,7 @@ public final class DeviceNetwork: @unchecked Sendable {
     func drawFault() -> Fault? {
         lock.withLock {
             guard generator.chance(faultRate) else { return nil }
-            let fault = Fault.allCases[Int(generator.next() % UInt64(Fault.allCases.count))]
+            let fault = menu[Int(generator.next() % UInt64(menu.count))]
             injected[fault, default: 0] += 1
             return fault
         }

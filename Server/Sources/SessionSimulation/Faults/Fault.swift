@@ -25,6 +25,28 @@ public enum Fault: String, CaseIterable, Sendable, Hashable {
     /// lost; the client meets its own request timeout.
     case lostResponse
 
+    // Intermediaries (drawn only in adversarial runs): answers that are not the auth server's.
+    /// The connection is reset as soon as the request arrives; nothing reaches the server.
+    case resetBeforeForwarding
+    /// The server answers; the body arrives in small pieces, slowly but complete.
+    case trickleBody
+    /// A proxy's or WAF's 401 with an HTML page.
+    case unauthorizedHTML
+    /// A CDN's or WAF's 403 with an HTML page.
+    case forbiddenHTML
+    /// An API gateway's 401 `{"message":"Invalid API key"}` (Supabase's after a key rotation).
+    case invalidAPIKey
+    /// A captive portal's 200 login page.
+    case captivePortal
+    /// A 302 to a page the server does not have.
+    case redirect
+
+    /// The faults of the published configuration (the server's own kinds of failure).
+    public static let classic: [Fault] = [
+        .refused, .resetMidResponse, .stall, .internalError, .badGateway, .unavailable, .rateLimited, .truncatedBody,
+        .garbledBody, .lostResponse,
+    ]
+
     /// What the proxy does; nil for `refused`, which never reaches the proxy.
     var proxyFault: ProxyFault? {
         switch self {
@@ -38,6 +60,13 @@ public enum Fault: String, CaseIterable, Sendable, Hashable {
         case .truncatedBody: .truncateBody
         case .garbledBody: .garbleBody
         case .lostResponse: .loseResponse
+        case .resetBeforeForwarding: .resetBeforeForwarding
+        case .trickleBody: .trickleBody
+        case .unauthorizedHTML: .unauthorizedHTML
+        case .forbiddenHTML: .forbiddenHTML
+        case .invalidAPIKey: .invalidAPIKey
+        case .captivePortal: .captivePortal
+        case .redirect: .redirect
         }
     }
 }

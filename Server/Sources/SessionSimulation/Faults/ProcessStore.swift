@@ -36,4 +36,9 @@ public struct ProcessStore: SessionStore {
         if process.isDead { throw .lockFailed("the process was killed") }
         return try await base.lockForRefresh()
     }
+
+    public func lockForRefresh(waitingAtMost seconds: TimeInterval) async throws(SessionStoreError) -> any SessionStoreLock {
+        if process.isDead { throw .lockFailed("the process was killed") }
+        return try await base.lockForRefresh(waitingAtMost: seconds)
+    }
 }

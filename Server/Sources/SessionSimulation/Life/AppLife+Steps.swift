@@ -14,19 +14,22 @@ extension AppLife {
     /// A new process of the app (or extension) on the shared store directory.
     func launch(validation: SessionClientConfiguration.LaunchValidation = .blocking) -> AppProcess {
         let process = SimulatedProcess()
+        var middlewares: [any TransportMiddleware] = [
+            ChaosMiddleware(network: network, process: process, proxy: world.proxy, serverClock: world.serverClock)
+        ]
+        // Some servers (and proxies that strip it) send no `Date`: the client then cannot learn the clock.
+        if network.sendsDate { middlewares.append(ServerDateMiddleware(serverClock: world.serverClock)) }
         let transport = MiddlewareTransport(
             base: DeviceTransport(network: network, faulty: world.transport, clean: world.cleanTransport),
-            middlewares: [
-                ChaosMiddleware(network: network, process: process, proxy: world.proxy),
-                ServerDateMiddleware(serverClock: world.serverClock),
-            ])
+            middlewares: middlewares)
         let configuration = SessionClientConfiguration(
             backend: .goTrue(url: world.proxy.url, apiKey: "anon-key"),
             store: ProcessStore(
                 directory: directory, process: process, dropsWrites: parameters.sabotage == .storeDropsWrites),
             clock: deviceClock, transport: transport, launchValidation: validation,
             jitter: .seeded(random.next()), automaticRefresh: true, logger: world.logger)
-        return AppProcess(client: SessionClient(configuration: configuration), process: process, tally: tally)
+        let client = SessionClient(configuration: configuration, sabotage: parameters.sabotage?.clientDefect)
+        return AppProcess(client: client, process: process, tally: tally)
     }
 
     /// Signs the person up on a clean network (the faults start afterwards).
@@ -133,7 +136,11 @@ extension AppLife {
             return .ok
         } catch {
             if error == .notSignedIn { return .notSignedIn }
-            if error.status == 401 || error == .sessionExpired || error == .authRequired { return .unauthorized }
+            if error == .sessionExpired { return .unauthorized }
+            // The auth server's own 401 (its envelope or GoTrue's code). A code-less
+            // 401 is an intermediary's page: by contract the caller's error, never a sign-out.
+            let fromServer = error.code != nil || error.goTrueCode != nil
+            if fromServer, error.status == 401 || error == .authRequired { return .unauthorized }
             return .transient
         }
     }
@@ -206,6 +213,7 @@ extension AppLife {
         report.refreshes = counts.refreshes
         report.adoptions = counts.adoptions
         report.faults = network.injectedFaults
+        report.expiredTokensSent = network.expiredTokensSent
         report.transportRequests = network.requestCount
         report.simulatedDays = elapsed / 86_400
     }

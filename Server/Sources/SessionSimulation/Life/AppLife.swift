@@ -38,9 +38,14 @@ final class AppLife {
         var random = SplitMix64(seed: seed)
         self.world = world
         self.parameters = parameters
-        let skew = random.uniform(-parameters.maximumSkew...parameters.maximumSkew)
+        let largeSkew = random.chance(parameters.largeSkewShare)
+        let bound = largeSkew ? parameters.maximumLargeSkew : parameters.maximumSkew
+        let skew = random.uniform(-bound...bound)
         self.deviceClock = ManualClock(start: world.serverClock.now.addingTimeInterval(skew))
-        self.network = DeviceNetwork(seed: random.next(), faultRate: parameters.faultRate)
+        let sendsDate = !random.chance(parameters.noDateShare)
+        self.network = DeviceNetwork(
+            seed: random.next(), faultRate: parameters.faultRate,
+            menu: parameters.intermediaryFaults ? Fault.allCases : Fault.classic, sendsDate: sendsDate)
         self.hasExtension = random.chance(parameters.extensionShare)
         var ending: Ending?
         var endsAt: Double?
@@ -70,6 +75,12 @@ final class AppLife {
                 background(gap)
             }
             if !ended, elapsed >= horizon { break }
+            if random.chance(parameters.clockChangeChance) {
+                // A person sets the phone's clock, or travels: hours either way, while the app is suspended.
+                deviceClock.set(to: deviceClock.now.addingTimeInterval(random.uniform(-12 * 3600...12 * 3600)))
+                network.clockChanged()
+                report.clockChanges += 1
+            }
             if !ended, random.chance(parameters.offlineChance) {
                 offlineUntil = elapsed + random.logUniform(120...(3 * 86_400))
                 report.offlineWindows += 1

@@ -19,6 +19,9 @@ public struct LifeReport: Sendable {
     public var unauthorizedWhileValid = 0
     /// An ended life whose final relaunch still came up signed in.
     public var signedInAfterEnd = 0
+    /// Access tokens sent after the server's `exp` by a client that could have
+    /// known the server's clock (answers with `Date`, no clock change since).
+    public var expiredTokensSent = 0
 
     // Activity.
     public var requests = 0
@@ -29,6 +32,7 @@ public struct LifeReport: Sendable {
     public var midWriteKills = 0
     public var extensionRuns = 0
     public var offlineWindows = 0
+    public var clockChanges = 0
     public var refreshes = 0
     public var adoptions = 0
     public var transportRequests = 0
@@ -49,6 +53,7 @@ public struct LifeReport: Sendable {
         if reuseDetections > 0 { found.append("\(reuseDetections) reuse detection(s)") }
         if unauthorizedWhileValid > 0 { found.append("\(unauthorizedWhileValid) request(s) failed as 401 while valid") }
         if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
+        if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         let expected = ending == nil ? 0 : 1
         if sessionExpiredEvents != expected {
             found.append("\(sessionExpiredEvents) sessionExpired event(s), expected \(expected)")

@@ -1,0 +1,34 @@
+import SessionKit
+
+/// A defect the harness plants to prove that its invariants catch it: one in
+/// the client's surroundings (the store), or one of the client's own
+/// (``Sabotage``, compiled in only with the `Sabotage` package trait).
+public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
+    /// The store acknowledges writes but keeps nothing (a broken keychain wrapper, say).
+    case storeDropsWrites
+    /// A planted client defect.
+    case client(Sabotage)
+
+    /// Every sabotage, in the order `--list-sabotages` prints them.
+    public static let all: [HarnessSabotage] = [.storeDropsWrites] + Sabotage.all.map { .client($0) }
+
+    /// The sabotage called `name`, if any.
+    public init?(name: String) {
+        guard let found = Self.all.first(where: { $0.name == name }) else { return nil }
+        self = found
+    }
+
+    public var name: String {
+        switch self {
+        case .storeDropsWrites: "store-drops-writes"
+        case .client(let sabotage): sabotage.name
+        }
+    }
+
+    public var description: String { name }
+
+    /// The client defect, if this is one.
+    var clientDefect: Sabotage? {
+        if case .client(let sabotage) = self { sabotage } else { nil }
+    }
+}

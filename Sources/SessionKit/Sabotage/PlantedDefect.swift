@@ -1,0 +1,23 @@
+/// A client defect the chaos harness plants to prove that it catches it.
+///
+/// Every case is a real way session SDKs lose sessions. The switch that turns
+/// one on (``SessionClient/init(configuration:sabotage:)``) exists only when
+/// the package trait `Sabotage` is enabled, which no app does: without it,
+/// ``SessionClient/planted(_:)`` is the constant `false`. docs/RELIABILITY.md
+/// lists which invariant catches each.
+enum PlantedDefect: String, Sendable, CaseIterable {
+    /// Treat any failed refresh (5xx, timeout, garbled body, a proxy's 401) as the end of the session.
+    case transientEndsSession = "transient-ends-session"
+    /// Refresh without the cross-process lock and without re-reading the store first.
+    case skipLockAndReread = "skip-lock-and-reread"
+    /// Make a refreshed session current (and usable) before it is persisted.
+    case installBeforePersist = "install-before-persist"
+    /// Persist nothing after a refresh.
+    case persistNothing = "persist-nothing"
+    /// Ignore the server clock offset learned from `Date` headers.
+    case ignoreClockOffset = "ignore-clock-offset"
+    /// End a session without publishing `sessionExpired`.
+    case silentEnd = "silent-end"
+    /// Sign out on any 401 an API call gets.
+    case signOutOnAny401 = "sign-out-on-any-401"
+}
