@@ -36,7 +36,8 @@ extension SessionClient {
     ///   ``SessionError/storeUnavailable`` or ``SessionError/persistenceFailed`` (nothing started).
     public func signInWithOAuth(provider: String, redirectTo: URL, scopes: [String] = []) async throws(SessionError) -> URL {
         guard !provider.isEmpty else { throw SessionError.invalidRequest.with(message: "The provider name is empty.") }
-        await waitForRunningRestore()
+        // The verifier is written beside the stored session: know it first (and report it).
+        try await ensureRestored()
         let pending = PendingOAuth(verifier: PKCE.makeVerifier(), state: PKCE.makeVerifier(), startedAt: clock.now)
         let url = try backend.authorizationURL(
             for: OAuthAuthorizationRequest(
