@@ -83,7 +83,7 @@ struct GoTrueAPITests {
             #expect(wrongPassword.text == unknownEmail.text)
             #expect(wrongPassword.status == unknownEmail.status)
             let ok = try await client.signIn("ada@example.com", password: "correct-horse")
-            #expect(try ok.decode(TokenResponse.self).user.lastSignInAt != nil)
+            #expect(try ok.decode(TokenResponse.self).user?.lastSignInAt != nil)
         }
     }
 

@@ -44,11 +44,12 @@ enum Memory {
             let transport = URLSessionTransport(session: Bench.makeURLSession())
             let tokens = try await Bench.signUp(baseURL, email: "memory@example.com", transport: transport)
             _ = try await transport.send(Bench.request("GET", baseURL.appendingPathComponent("v1/auth/me"), bearer: tokens.accessToken))
+            guard let userID = tokens.user?.id else { throw ConfigurationError("The sign-up answered no user.") }
             let idle = Machine.residentBytes()
             let now = Date()
             for _ in 0..<count {
                 _ = try await server.store.createSession(
-                    userID: tokens.user.id, userAgent: "bench", ip: "127.0.0.1", now: now,
+                    userID: userID, userAgent: "bench", ip: "127.0.0.1", now: now,
                     refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL)
             }
             let afterSessions = Machine.residentBytes()

@@ -32,7 +32,7 @@ enum ServerVerification {
         try await server.withRunningServer { baseURL in
             let transport = URLSessionTransport(session: Bench.makeURLSession())
             var tokens = try await Bench.signUp(baseURL, email: "wrk@example.com", transport: transport)
-            let userID = tokens.user.id
+            guard let userID = tokens.user?.id else { throw ConfigurationError("The sign-up answered no user.") }
             let sameToken = tokens.accessToken
             // Distinct valid tokens: each refresh issues a new access token.
             var distinct: [String] = []
