@@ -58,6 +58,14 @@ extension AuthStore {
         let record = RefreshTokenRecord(
             tokenHash: tokenHash, sessionID: session.id, parentHash: nil, createdAt: now,
             expiresAt: min(now.addingTimeInterval(refreshTokenTTL), session.notAfter))
+        // The user row first, as deleteUser and rotate take it: it locks the row
+        // and proves it still exists. A user deleted while their password was
+        // being checked gets no session.
+        guard
+            try await db.raw(
+                "UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID) RETURNING id"
+            ).first() != nil
+        else { throw AuthError.invalidCredentials }
         try await db.raw(
             """
             INSERT INTO sessions (id, user_id, created_at, not_after, user_agent, ip, active_token_hash)
@@ -66,7 +74,6 @@ extension AuthStore {
             """
         ).run()
         try await insertRefreshToken(record, on: db)
-        try await db.raw("UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID)").run()
         return (session, token)
     }
 
@@ -74,6 +81,16 @@ extension AuthStore {
     public func session(id: String) async throws -> SessionRecord? {
         try await driver.transaction { db in
             try await db.raw("SELECT * FROM sessions WHERE id = \(bind: id)").first().map(Self.session(from:))
+        }
+    }
+
+    /// The session with `id` when its user still exists: a session row left
+    /// behind by a deleted user (a race, a hand-edited database) is never live.
+    func sessionOfExistingUser(id: String) async throws -> SessionRecord? {
+        try await driver.transaction { db in
+            try await db.raw(
+                "SELECT s.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(bind: id)"
+            ).first().map(Self.session(from:))
         }
     }
 

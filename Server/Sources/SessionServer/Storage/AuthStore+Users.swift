@@ -79,8 +79,15 @@ extension AuthStore {
     }
 
     /// Deletes the user and everything they own; every session ends.
+    ///
+    /// Locks in the order every writer uses (user, then sessions, then refresh
+    /// tokens), so a concurrent rotation or sign-in waits instead of deadlocking,
+    /// and then finds the user gone.
     public func deleteUser(id: String) async throws {
+        let flavor = driver.flavor
         try await driver.transaction { db in
+            try await db.raw("SELECT id FROM users WHERE id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
+            try await db.raw("SELECT id FROM sessions WHERE user_id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
             try await db.raw(
                 "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = \(bind: id))"
             ).run()
