@@ -116,7 +116,7 @@ public struct AuthServer: Sendable {
             .add(
                 middleware: RateLimitMiddleware(
                     limiter: RateLimiter(limit: configuration.gatewayRequestsPerMinutePerUser, clock: configuration.clock)))
-        GatewayRoutes(store: store, clock: configuration.clock).register(on: gateway)
+        GatewayRoutes(store: store, clock: configuration.clock, presence: sessions.presence).register(on: gateway)
         // Last, so it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))
         return router

@@ -28,8 +28,11 @@ public struct AuthServerConfiguration: Sendable {
     public var audience: String
     /// bcrypt cost; 10 in production, tests lower it to stay fast.
     public var bcryptCost: UInt8
-    /// Shortest password accepted at sign-up.
+    /// Shortest password accepted at sign-up and on a password change (NIST SP 800-63B: at least 8).
     public var minimumPasswordLength: Int
+    /// How long after signing in a session may change the password or delete
+    /// the account without sending the current password, in seconds.
+    public var reauthenticationWindow: TimeInterval
     /// Token-endpoint requests per client IP per minute.
     public var tokenRequestsPerMinutePerIP: Int
     /// Password sign-ins per email per minute.
@@ -75,7 +78,8 @@ public struct AuthServerConfiguration: Sendable {
         issuer: String = "sessionkit",
         audience: String = "authenticated",
         bcryptCost: UInt8 = 10,
-        minimumPasswordLength: Int = 6,
+        minimumPasswordLength: Int = 8,
+        reauthenticationWindow: TimeInterval = 600,
         tokenRequestsPerMinutePerIP: Int = SessionDefaults.tokenRequestsPerMinutePerIP,
         passwordSignInsPerMinutePerEmail: Int = SessionDefaults.passwordSignInsPerMinutePerEmail,
         gatewayRequestsPerMinutePerUser: Int = 600,
@@ -103,6 +107,7 @@ public struct AuthServerConfiguration: Sendable {
         self.audience = audience
         self.bcryptCost = bcryptCost
         self.minimumPasswordLength = minimumPasswordLength
+        self.reauthenticationWindow = reauthenticationWindow
         self.tokenRequestsPerMinutePerIP = tokenRequestsPerMinutePerIP
         self.passwordSignInsPerMinutePerEmail = passwordSignInsPerMinutePerEmail
         self.gatewayRequestsPerMinutePerUser = gatewayRequestsPerMinutePerUser
