@@ -43,6 +43,8 @@ public struct AuthServerConfiguration: Sendable {
     public var trustForwardedFor: Bool
     /// How often the pruning service deletes expired refresh tokens, in seconds.
     public var pruneInterval: TimeInterval
+    /// Seals signing keys at rest; `nil` runs on the key built into the binary (with a warning).
+    public var keyEncryptionKey: KeyEncryptionKey?
     /// The source of time for every expiry decision.
     public var clock: any SessionClock
     /// OAuth providers people can sign in with (`/auth/v1/authorize?provider=…`).
@@ -85,6 +87,7 @@ public struct AuthServerConfiguration: Sendable {
         gatewayRequestsPerMinutePerUser: Int = 600,
         trustForwardedFor: Bool = false,
         pruneInterval: TimeInterval = 3600,
+        keyEncryptionKey: KeyEncryptionKey? = nil,
         clock: any SessionClock = SystemClock(),
         oauthProviders: [OAuthProviderConfiguration] = [],
         redirectAllowList: RedirectAllowList = .empty,
@@ -113,6 +116,7 @@ public struct AuthServerConfiguration: Sendable {
         self.gatewayRequestsPerMinutePerUser = gatewayRequestsPerMinutePerUser
         self.trustForwardedFor = trustForwardedFor
         self.pruneInterval = pruneInterval
+        self.keyEncryptionKey = keyEncryptionKey
         self.clock = clock
         self.oauthProviders = oauthProviders
         self.redirectAllowList = redirectAllowList
@@ -136,6 +140,16 @@ extension AuthServerConfiguration {
     public static func testing(
         clock: any SessionClock, database: DatabaseLocation = .sqliteInMemory
     ) -> AuthServerConfiguration {
-        AuthServerConfiguration(host: "127.0.0.1", port: 0, database: database, bcryptCost: 4, clock: clock)
+        AuthServerConfiguration(
+            host: "127.0.0.1", port: 0, database: database, bcryptCost: 4, keyEncryptionKey: testingKEK, clock: clock)
     }
+
+    /// A fixed KEK for tests, so they do not each warn about the embedded default.
+    static let testingKEK: KeyEncryptionKey = {
+        do {
+            return try KeyEncryptionKey(rawValue: Data(repeating: 0x5e, count: 32))
+        } catch {
+            preconditionFailure("32 bytes is a valid KEK")
+        }
+    }()
 }

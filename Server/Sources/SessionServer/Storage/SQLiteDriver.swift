@@ -20,12 +20,10 @@ final class SQLiteDriver: DatabaseDriver, @unchecked Sendable {
     private var connection: SQLiteConnection?
     private var closed = false
 
-    /// Prepares the database at `path` (created with its folder when missing), or in memory when `path` is `nil`.
+    /// Prepares the database at `path` (created owner-only with its folder when
+    /// missing, see ``SQLiteFilePermissions``), or in memory when `path` is `nil`.
     init(path: String?, logger: Logger) throws {
-        if let path {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
+        if let path { try SQLiteFilePermissions.prepare(path: path, logger: logger) }
         self.path = path
         self.logger = logger
     }
@@ -65,11 +63,11 @@ final class SQLiteDriver: DatabaseDriver, @unchecked Sendable {
                 throw error
             }
         }
+    }
+
     /// The connection as SQL, logging queries without their binds.
     private func sql(_ connection: SQLiteConnection) -> any SQLDatabase {
         QueryLogDatabase(base: connection.sql(queryLogLevel: nil), queryLogger: logger)
-    }
-
     }
 
     func run() async throws {
