@@ -35,7 +35,14 @@ public struct AuthServer: Sendable {
         let logger = logger ?? Logger(label: "auth-server")
         let store = try await AuthStore.open(
             configuration.database, logger: logger, sessionCheckTTL: configuration.sessionCheckCacheTTL)
-        let keyRing = KeyRing(store: store, clock: configuration.clock)
+        if configuration.keyEncryptionKey == nil {
+            // Once, at start: the one thing an operator must fix before production.
+            logger.warning(
+                "No key-encryption key: signing keys are sealed with the default key built into auth-server. Set --key-encryption-key-file or AUTH_SERVER_KEY_ENCRYPTION_KEY."
+            )
+        }
+        let keyRing = KeyRing(
+            store: store, clock: configuration.clock, kek: configuration.keyEncryptionKey ?? .embeddedDefault)
         let metrics = ServerMetrics()
         let hasher = PasswordHasher(cost: configuration.bcryptCost)
         self.configuration = configuration
@@ -68,9 +75,12 @@ public struct AuthServer: Sendable {
             exchange: ProviderCodeExchange(client: configuration.oauthHTTPClient, logger: logger), logger: logger)
     }
 
-    /// Migrates the database and loads (or creates) the signing keys.
+    /// Migrates the database, seals any key not yet sealed under the KEK, and
+    /// loads (or creates) the signing keys.
     public func prepare() async throws {
         try await store.migrate()
+        let sealed = try await keyRing.sealStoredKeys()
+        if sealed > 0 { logger.notice("Sealed signing keys under the key-encryption key", metadata: ["count": "\(sealed)"]) }
         try await keyRing.load()
     }
 
@@ -116,7 +126,7 @@ public struct AuthServer: Sendable {
             .add(
                 middleware: RateLimitMiddleware(
                     limiter: RateLimiter(limit: configuration.gatewayRequestsPerMinutePerUser, clock: configuration.clock)))
-        GatewayRoutes(store: store, clock: configuration.clock).register(on: gateway)
+        GatewayRoutes(store: store, clock: configuration.clock, presence: sessions.presence).register(on: gateway)
         // Last, so it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))
         return router

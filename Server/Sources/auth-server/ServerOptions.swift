@@ -33,6 +33,15 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "This server's public root URL, for the OAuth callback (env AUTH_SERVER_EXTERNAL_URL; default: from Host).")
     var externalUrl: String?
 
+    @Option(help: "Shortest password accepted, 8 to 72 (env AUTH_SERVER_MINIMUM_PASSWORD_LENGTH; default 8).")
+    var minimumPasswordLength: Int?
+
+    @Option(help: "Seconds after sign-in in which a session may change its password or delete the account without the current password (env AUTH_SERVER_REAUTHENTICATION_WINDOW; default 600).")
+    var reauthenticationWindow: Double?
+
+    @Option(help: "File with the key that seals signing keys at rest: base64 of 32 bytes, e.g. `openssl rand -base64 32` (env AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE, or the key itself in AUTH_SERVER_KEY_ENCRYPTION_KEY; default: a key built into the binary, with a warning).")
+    var keyEncryptionKeyFile: String?
+
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -42,7 +51,9 @@ struct ServerOptions: ParsableArguments {
                 ConfigurationOverrides(
                     host: host, port: port, database: database, accessTokenTTL: accessTokenTtl,
                     refreshGrace: refreshGrace, leeway: leeway, redirectAllowList: redirectAllowList,
-                    oauthProvidersFile: oauthProviders, externalURL: externalUrl))
+                    oauthProvidersFile: oauthProviders, externalURL: externalUrl,
+                    minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
+                    keyEncryptionKeyFile: keyEncryptionKeyFile))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

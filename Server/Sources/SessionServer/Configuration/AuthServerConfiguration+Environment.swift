@@ -14,12 +14,22 @@ public struct ConfigurationOverrides: Sendable {
     public var oauthProvidersFile: String?
     /// This server's public root URL.
     public var externalURL: String?
+    /// Shortest password accepted (at least 8).
+    public var minimumPasswordLength: Int?
+    /// Seconds after sign-in in which a session may change the password without the current one.
+    public var reauthenticationWindow: Double?
+    /// File holding the key-encryption key (base64, or 32 raw bytes).
+    public var keyEncryptionKeyFile: String?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
         refreshGrace: Double? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
-        oauthProvidersFile: String? = nil, externalURL: String? = nil
+        oauthProvidersFile: String? = nil, externalURL: String? = nil, minimumPasswordLength: Int? = nil,
+        reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil
     ) {
+        self.keyEncryptionKeyFile = keyEncryptionKeyFile
+        self.reauthenticationWindow = reauthenticationWindow
+        self.minimumPasswordLength = minimumPasswordLength
         self.redirectAllowList = redirectAllowList
         self.oauthProvidersFile = oauthProvidersFile
         self.externalURL = externalURL
@@ -36,7 +46,10 @@ extension AuthServerConfiguration {
     /// Resolves each setting from the flag, else its environment variable
     /// (`AUTH_SERVER_HOST`, `AUTH_SERVER_PORT`, `AUTH_SERVER_DATABASE`,
     /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
-    /// `AUTH_SERVER_LEEWAY`), else docs/DESIGN.md's default.
+    /// `AUTH_SERVER_LEEWAY`, `AUTH_SERVER_MINIMUM_PASSWORD_LENGTH`,
+    /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`; the KEK from `--key-encryption-key-file`,
+    /// else `AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE`, else `AUTH_SERVER_KEY_ENCRYPTION_KEY`
+    /// as base64), else docs/DESIGN.md's default.
     ///
     /// - Throws: ``ConfigurationError`` naming the setting that is not usable.
     public static func resolve(
@@ -71,6 +84,26 @@ extension AuthServerConfiguration {
         if let leeway = try flags.leeway ?? number("AUTH_SERVER_LEEWAY") {
             guard leeway >= 0 else { throw ConfigurationError("The leeway must not be negative.") }
             configuration.leeway = leeway
+        }
+        if let length = try flags.minimumPasswordLength.map(Double.init) ?? number("AUTH_SERVER_MINIMUM_PASSWORD_LENGTH") {
+            // 8 is NIST SP 800-63B's floor; 72 is where bcrypt stops reading.
+            guard length == length.rounded(), (8...72).contains(length) else {
+                throw ConfigurationError("The minimum password length must be a whole number from 8 to 72.")
+            }
+            configuration.minimumPasswordLength = Int(length)
+        }
+        if let window = try flags.reauthenticationWindow ?? number("AUTH_SERVER_REAUTHENTICATION_WINDOW") {
+            guard window >= 0 else { throw ConfigurationError("The re-authentication window must not be negative.") }
+            configuration.reauthenticationWindow = window
+        }
+        do {
+            if let file = flags.keyEncryptionKeyFile ?? environment["AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE"] {
+                configuration.keyEncryptionKey = try KeyEncryptionKey(file: file)
+            } else if let text = environment["AUTH_SERVER_KEY_ENCRYPTION_KEY"] {
+                configuration.keyEncryptionKey = try KeyEncryptionKey(base64: text)
+            }
+        } catch let error as KeyEncryptionError {
+            throw ConfigurationError(error.description)
         }
         try configuration.resolveOAuth(flags, environment: environment)
         return configuration

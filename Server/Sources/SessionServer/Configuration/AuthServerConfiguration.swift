@@ -28,8 +28,11 @@ public struct AuthServerConfiguration: Sendable {
     public var audience: String
     /// bcrypt cost; 10 in production, tests lower it to stay fast.
     public var bcryptCost: UInt8
-    /// Shortest password accepted at sign-up.
+    /// Shortest password accepted at sign-up and on a password change (NIST SP 800-63B: at least 8).
     public var minimumPasswordLength: Int
+    /// How long after signing in a session may change the password or delete
+    /// the account without sending the current password, in seconds.
+    public var reauthenticationWindow: TimeInterval
     /// Token-endpoint requests per client IP per minute.
     public var tokenRequestsPerMinutePerIP: Int
     /// Password sign-ins per email per minute.
@@ -40,6 +43,8 @@ public struct AuthServerConfiguration: Sendable {
     public var trustForwardedFor: Bool
     /// How often the pruning service deletes expired refresh tokens, in seconds.
     public var pruneInterval: TimeInterval
+    /// Seals signing keys at rest; `nil` runs on the key built into the binary (with a warning).
+    public var keyEncryptionKey: KeyEncryptionKey?
     /// The source of time for every expiry decision.
     public var clock: any SessionClock
     /// OAuth providers people can sign in with (`/auth/v1/authorize?provider=…`).
@@ -75,12 +80,14 @@ public struct AuthServerConfiguration: Sendable {
         issuer: String = "sessionkit",
         audience: String = "authenticated",
         bcryptCost: UInt8 = 10,
-        minimumPasswordLength: Int = 6,
+        minimumPasswordLength: Int = 8,
+        reauthenticationWindow: TimeInterval = 600,
         tokenRequestsPerMinutePerIP: Int = SessionDefaults.tokenRequestsPerMinutePerIP,
         passwordSignInsPerMinutePerEmail: Int = SessionDefaults.passwordSignInsPerMinutePerEmail,
         gatewayRequestsPerMinutePerUser: Int = 600,
         trustForwardedFor: Bool = false,
         pruneInterval: TimeInterval = 3600,
+        keyEncryptionKey: KeyEncryptionKey? = nil,
         clock: any SessionClock = SystemClock(),
         oauthProviders: [OAuthProviderConfiguration] = [],
         redirectAllowList: RedirectAllowList = .empty,
@@ -103,11 +110,13 @@ public struct AuthServerConfiguration: Sendable {
         self.audience = audience
         self.bcryptCost = bcryptCost
         self.minimumPasswordLength = minimumPasswordLength
+        self.reauthenticationWindow = reauthenticationWindow
         self.tokenRequestsPerMinutePerIP = tokenRequestsPerMinutePerIP
         self.passwordSignInsPerMinutePerEmail = passwordSignInsPerMinutePerEmail
         self.gatewayRequestsPerMinutePerUser = gatewayRequestsPerMinutePerUser
         self.trustForwardedFor = trustForwardedFor
         self.pruneInterval = pruneInterval
+        self.keyEncryptionKey = keyEncryptionKey
         self.clock = clock
         self.oauthProviders = oauthProviders
         self.redirectAllowList = redirectAllowList
@@ -131,6 +140,16 @@ extension AuthServerConfiguration {
     public static func testing(
         clock: any SessionClock, database: DatabaseLocation = .sqliteInMemory
     ) -> AuthServerConfiguration {
-        AuthServerConfiguration(host: "127.0.0.1", port: 0, database: database, bcryptCost: 4, clock: clock)
+        AuthServerConfiguration(
+            host: "127.0.0.1", port: 0, database: database, bcryptCost: 4, keyEncryptionKey: testingKEK, clock: clock)
     }
+
+    /// A fixed KEK for tests, so they do not each warn about the embedded default.
+    static let testingKEK: KeyEncryptionKey = {
+        do {
+            return try KeyEncryptionKey(rawValue: Data(repeating: 0x5e, count: 32))
+        } catch {
+            preconditionFailure("32 bytes is a valid KEK")
+        }
+    }()
 }

@@ -9,7 +9,8 @@ import Foundation
 public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     enum Kind: String, Sendable, Hashable {
         case badJSON, invalidRequest, payloadTooLarge, unsupportedGrantType
-        case invalidCredentials, userAlreadyExists, weakPassword
+        case invalidCredentials, userAlreadyExists, weakPassword, passwordCharacters
+        case reauthenticationNeeded, currentPasswordMismatch
         case refreshTokenNotFound, refreshTokenAlreadyUsed, sessionExpired, sessionNotFound
         case authRequired, tokenExpired, sessionRevoked
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
@@ -64,6 +65,24 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func weakPassword(minimumLength: Int) -> AuthError {
         AuthError(.weakPassword, "Password should be at least \(minimumLength) characters.", field: "password")
     }
+    /// A password with a control character (NUL, a newline, an escape…): they
+    /// are typed by no one, and NUL truncates the password in some bcrypt implementations.
+    public static let passwordCharacters = AuthError(
+        .passwordCharacters, "Password cannot contain control characters such as NUL, tab or newline.", field: "password")
+
+    /// A change that locks others out (a new password, deleting the account)
+    /// from a session that signed in too long ago, without the current password.
+    public static func reauthenticationNeeded(withinSeconds window: Int) -> AuthError {
+        let within = window >= 120 ? "\(window / 60) minutes" : "\(window) seconds"
+        return AuthError(
+            .reauthenticationNeeded,
+            "Confirm it is you: send current_password, or sign in again and retry within \(within).",
+            field: "current_password")
+    }
+    /// `current_password` is not the account's password (or the account has none).
+    public static let currentPasswordMismatch = AuthError(
+        .currentPasswordMismatch, "current_password is not correct. Check it, or sign in again and retry.",
+        field: "current_password")
 
     // MARK: Refresh tokens
 

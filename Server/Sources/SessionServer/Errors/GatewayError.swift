@@ -33,9 +33,12 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .unauthorized, code: .sessionExpired, headers: headers)
         case .authRequired, .invalidCredentials:
             self.init(status: .unauthorized, code: .authRequired, headers: headers)
-        case .badJSON, .invalidRequest, .unsupportedGrantType, .weakPassword, .flowStateNotFound, .flowStateExpired,
+        case .badJSON, .invalidRequest, .unsupportedGrantType, .weakPassword, .passwordCharacters, .flowStateNotFound, .flowStateExpired,
             .badCodeVerifier, .providerDisabled, .badOAuthState:
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
+        case .reauthenticationNeeded, .currentPasswordMismatch:
+            // 403, not 401: the session stays valid; only this action needs fresh proof.
+            self.init(status: .forbidden, code: .reauthenticationRequired, message: error.message)
         case .payloadTooLarge:
             self.init(status: .contentTooLarge, code: .invalidRequest, message: error.message)
         case .userAlreadyExists:

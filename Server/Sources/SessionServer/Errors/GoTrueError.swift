@@ -37,7 +37,10 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .unsupportedGrantType: (status, code) = (.badRequest, .unsupportedGrantType)
         case .invalidCredentials: (status, code) = (.badRequest, .invalidCredentials)
         case .userAlreadyExists: (status, code) = (.unprocessableContent, .userAlreadyExists)
-        case .weakPassword: (status, code) = (.unprocessableContent, .weakPassword)
+        case .weakPassword, .passwordCharacters: (status, code) = (.unprocessableContent, .weakPassword)
+        // GoTrue's codes for a password update that needs fresh proof; 400, never 401, so clients keep the session.
+        case .reauthenticationNeeded: (status, code) = (.badRequest, GoTrueErrorCode("reauthentication_needed"))
+        case .currentPasswordMismatch: (status, code) = (.badRequest, GoTrueErrorCode("current_password_mismatch"))
         case .refreshTokenNotFound: (status, code) = (.badRequest, .refreshTokenNotFound)
         case .refreshTokenAlreadyUsed: (status, code) = (.badRequest, .refreshTokenAlreadyUsed)
         case .sessionExpired: (status, code) = (.badRequest, .sessionExpired)
@@ -69,6 +72,7 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         }
         self.init(status: status, errorCode: code, message: message, headers: headers)
         if error.kind == .weakPassword { weakPasswordReasons = ["length"] }
+        if error.kind == .passwordCharacters { weakPasswordReasons = ["characters"] }
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -15,7 +15,7 @@ extension AuthStore: SessionValidator {
         guard case .unknown(let epoch) = await sessionChecks.lookup(sessionID: sessionID, userID: userID, now: now) else {
             return true
         }
-        guard let session = try await session(id: sessionID) else { return false }
+        guard let session = try await sessionOfExistingUser(id: sessionID) else { return false }
         let active = session.userID == userID && !session.isRevoked && now < session.notAfter
         if active {
             await sessionChecks.remember(
@@ -25,7 +25,7 @@ extension AuthStore: SessionValidator {
     }
 
     private func readSessionActive(sessionID: String, userID: String, now: Date) async throws -> Bool {
-        guard let session = try await session(id: sessionID) else { return false }
+        guard let session = try await sessionOfExistingUser(id: sessionID) else { return false }
         return session.userID == userID && !session.isRevoked && now < session.notAfter
     }
 }

@@ -161,7 +161,7 @@ struct OAuthService: Sendable {
             PKCEChallenge.isWellFormed(verifier) && PKCEChallenge.verify(verifier: verifier, challenge: flow.codeChallenge)
         }
         return try await sessions.tokenResponse(
-            user: redeemed.user, sessionID: redeemed.session.id, refreshToken: redeemed.refreshToken)
+            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
     }
 
     private func findOrCreateUser(provider: String, account: ProviderAccount) async throws -> UserRecord {

@@ -8,6 +8,7 @@ import SessionCore
 struct GatewayRoutes: Sendable {
     let store: AuthStore
     let clock: any SessionClock
+    let presence: PresenceCheck
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.get("auth/me") { _, context in
@@ -29,8 +30,11 @@ struct GatewayRoutes: Sendable {
             let user = try await store.mergeUserMetadata(id: identity.userID, metadata: merge, now: clock.now)
             return try JSONResponse.success(user.sessionUser)
         }
-        group.delete("auth/me") { _, context in
+        group.delete("auth/me") { request, context in
             let identity = try context.requireIdentity()
+            let body = try await RequestDecoding.decodeIfPresent(AccountDeletion.self, from: request)
+            guard let user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+            try await presence.require(identity, user: user, currentPassword: body?.currentPassword)
             try await store.deleteUser(id: identity.userID)
             return try JSONResponse.success(["deleted": true])
         }
@@ -54,4 +58,11 @@ struct GatewayRoutes: Sendable {
         }
         ActivityRoutes(store: store, clock: clock).register(on: group)
     }
+}
+
+/// `DELETE /v1/auth/me` body, optional: the proof of presence when the session signed in too long ago.
+struct AccountDeletion: Sendable, Decodable {
+    var currentPassword: String?
+
+    enum CodingKeys: String, CodingKey { case currentPassword = "current_password" }
 }

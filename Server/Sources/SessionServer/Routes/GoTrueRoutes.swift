@@ -82,8 +82,10 @@ struct GoTrueRoutes: Sendable {
         }
         if let password = update.password {
             try sessions.validate(password: password)
+            // Also guards a first password on an OAuth-only account: it has no current one, so only a fresh sign-in proves presence.
+            try await sessions.presence.require(identity, user: user, currentPassword: update.currentPassword)
             let hash = await sessions.hasher.hash(password)
-            try await store.updatePasswordHash(userID: user.id, hash: hash, now: sessions.clock.now)
+            try await store.changePassword(userID: user.id, hash: hash, keeping: identity.sessionID, now: sessions.clock.now)
         }
         user = try await store.mergeUserMetadata(id: user.id, metadata: update.data ?? [:], now: sessions.clock.now)
         return user.sessionUser
@@ -111,7 +113,14 @@ struct GoTrueRoutes: Sendable {
 struct UserUpdate: Sendable, Decodable {
     var email: String?
     var password: String?
+    /// Proof of presence for a password change when the session signed in too long ago.
+    var currentPassword: String?
     var data: [String: JSONValue]?
+
+    enum CodingKeys: String, CodingKey {
+        case email, password, data
+        case currentPassword = "current_password"
+    }
 }
 
 /// `GET /auth/v1/settings`, in GoTrue's shape: `external` lists `email` and

@@ -258,10 +258,24 @@ paths:
     delete:
       tags: [gateway]
       operationId: deleteMe
-      description: Deletes the account, its sessions and its data.
+      description: >-
+        Deletes the account, its sessions and its data. Needs proof of presence:
+        `current_password` in the body, or a session that signed in within the
+        re-authentication window; otherwise 403 `REAUTHENTICATION_REQUIRED`
+        (the session stays valid).
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                current_password: { type: string }
       responses:
         "200": { $ref: "#/components/responses/Deleted" }
+        "400": { $ref: "#/components/responses/GatewayError" }
         "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/GatewayError" }
         "429": { $ref: "#/components/responses/RateLimited" }
         "503": { $ref: "#/components/responses/Unavailable" }
   /v1/sessions:
@@ -507,9 +521,16 @@ components:
         code_verifier: { type: string }
     UserUpdate:
       type: object
+      description: >-
+        A new `password` (at least 8 characters, no control characters) signs out
+        every other session. It needs proof of presence: `current_password`, or a
+        session that signed in within the re-authentication window (600 s by
+        default); otherwise 400 `reauthentication_needed` (or
+        `current_password_mismatch` when `current_password` is wrong).
       properties:
         email: { type: string }
         password: { type: string }
+        current_password: { type: string }
         data:
           type: object
           additionalProperties: true

@@ -10,6 +10,14 @@ enum RequestDecoding {
     static let maximumBodySize = 64 * 1024
 
     static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+        guard let value = try await decodeIfPresent(type, from: request) else {
+            throw AuthError.badJSON("the body is empty")
+        }
+        return value
+    }
+
+    /// Like ``decode(_:from:)``, for an optional body: an empty one is `nil`.
+    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T? {
         var request = request
         let buffer: ByteBuffer
         do {
@@ -17,7 +25,7 @@ enum RequestDecoding {
         } catch is NIOTooManyBytesError {
             throw AuthError.payloadTooLarge
         }
-        guard buffer.readableBytes > 0 else { throw AuthError.badJSON("the body is empty") }
+        guard buffer.readableBytes > 0 else { return nil }
         do {
             return try WireCoding.decoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {

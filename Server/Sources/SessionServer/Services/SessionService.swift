@@ -18,6 +18,10 @@ public struct SessionService: Sendable {
     let logger: Logger
 
     var clock: any SessionClock { configuration.clock }
+    var presence: PresenceCheck {
+        PresenceCheck(
+            store: store, hasher: hasher, decoyHash: decoyHash, window: configuration.reauthenticationWindow, clock: clock)
+    }
     var policy: RotationPolicy {
         RotationPolicy(refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshGrace)
     }
@@ -75,7 +79,7 @@ public struct SessionService: Sendable {
             throw error
         }
         metrics.refresh(outcome: grant.outcome.rawValue)
-        let response = try await tokenResponse(user: grant.user, sessionID: grant.session.id, refreshToken: grant.refreshToken)
+        let response = try await tokenResponse(user: grant.user, session: grant.session, refreshToken: grant.refreshToken)
         return (response, grant.outcome)
     }
 
@@ -102,19 +106,23 @@ public struct SessionService: Sendable {
             refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL)
         var signedIn = user
         signedIn.lastSignInAt = now
-        return try await tokenResponse(user: signedIn, sessionID: session.id, refreshToken: refreshToken)
+        return try await tokenResponse(user: signedIn, session: session, refreshToken: refreshToken)
     }
 
-    func tokenResponse(user: UserRecord, sessionID: String, refreshToken: String) async throws -> TokenResponse {
+    func tokenResponse(user: UserRecord, session: SessionRecord, refreshToken: String) async throws -> TokenResponse {
         let now = clock.now
         let (accessToken, expiresAt) = try await issuer.issue(
-            userID: user.id, email: user.email, sessionID: sessionID, now: now)
+            userID: user.id, email: user.email, session: session, now: now)
         return TokenResponse(
             accessToken: accessToken, expiresIn: Int(configuration.accessTokenTTL),
             expiresAt: Int(expiresAt.timeIntervalSince1970), refreshToken: refreshToken, user: user.sessionUser)
     }
 
     func validate(password: String) throws {
+        // Checked first: "too short" would be the wrong advice for "\u{0}abcdefghij".
+        if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw AuthError.passwordCharacters
+        }
         if password.count < configuration.minimumPasswordLength {
             throw AuthError.weakPassword(minimumLength: configuration.minimumPasswordLength)
         }

@@ -58,4 +58,27 @@ extension AuthStore {
             ).run()
         }
     }
+
+    /// Every key's stored value (sealed or, from older servers, a plaintext PEM), retired ones included.
+    func signingKeyValues() async throws -> [(kid: String, value: String)] {
+        try await driver.transaction { db in
+            try await db.raw("SELECT kid, private_key_pem FROM signing_keys ORDER BY generation").all().map {
+                (kid: try $0.string("kid"), value: try $0.string("private_key_pem"))
+            }
+        }
+    }
+
+    /// Replaces a key's stored value if it is still `old`.
+    ///
+    /// - Returns: `false` when another server changed it first.
+    func replaceSigningKeyValue(kid: String, from old: String, to new: String) async throws -> Bool {
+        try await driver.transaction { db in
+            try await db.raw(
+                """
+                UPDATE signing_keys SET private_key_pem = \(bind: new)
+                WHERE kid = \(bind: kid) AND private_key_pem = \(bind: old) RETURNING kid
+                """
+            ).first() != nil
+        }
+    }
 }

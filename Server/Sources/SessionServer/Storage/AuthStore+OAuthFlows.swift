@@ -99,7 +99,7 @@ extension AuthStore {
             try await db.raw("UPDATE oauth_flows SET auth_code_used_at = \(bind: now.stored) WHERE id = \(bind: flow.id)").run()
             let (record, token) = try await Self.insertSession(
                 userID: userID, userAgent: session.userAgent, ip: session.ip, now: now,
-                refreshTokenTTL: refreshTokenTTL, absoluteTTL: absoluteTTL, on: db)
+                refreshTokenTTL: refreshTokenTTL, absoluteTTL: absoluteTTL, method: "oauth", on: db)
             user.lastSignInAt = now
             return RedeemedCode(user: user, session: record, refreshToken: token)
         }

@@ -15,9 +15,11 @@ extension AuthStore {
 
     /// Exchanges a refresh token for its successor, in one transaction.
     ///
-    /// The session row is locked first (`FOR UPDATE` on PostgreSQL; the one
-    /// writer on SQLite), so two refreshes with the same token serialize: the
-    /// first rotates, the second finds a token rotated a moment ago and takes
+    /// The user row is held first (`FOR KEY SHARE`: it cannot be deleted
+    /// meanwhile), then the session row is locked (`FOR UPDATE` on PostgreSQL;
+    /// the one writer on SQLite): the order ``deleteUser(id:)`` takes them in,
+    /// so the two cannot deadlock. Two refreshes with the same token serialize:
+    /// the first rotates, the second finds a token rotated a moment ago and takes
     /// the grace path to the same successor.
     ///
     /// - Throws: ``AuthError/refreshTokenNotFound`` (unknown or signed out),
@@ -39,6 +41,16 @@ extension AuthStore {
                     "SELECT session_id FROM refresh_tokens WHERE token_hash = \(bind: presentedHash)"
                 ).first()?.string("session_id")
             else { return .reject(.refreshTokenNotFound) }
+            // A session's user never changes, so this unlocked read is safe to lock by.
+            guard
+                let userID = try await db.raw("SELECT user_id FROM sessions WHERE id = \(bind: sessionID)")
+                    .first()?.string("user_id"),
+                try await db.raw("SELECT id FROM users WHERE id = \(bind: userID)\(unsafeRaw: flavor.forKeyShare)")
+                    .first() != nil
+            else {
+                // The user was deleted (or is being deleted and just committed): nothing to refresh.
+                return .reject(.sessionNotFound)
+            }
 
             guard
                 let sessionRow = try await db.raw(

@@ -8,7 +8,8 @@ extension AuthStore {
             refreshedAt: try row.optionalDate("refreshed_at"), notAfter: try row.date("not_after"),
             revokedAt: try row.optionalDate("revoked_at"), revokedReason: try row.optionalString("revoked_reason"),
             userAgent: try row.optionalString("user_agent"), ip: try row.optionalString("ip"),
-            activeTokenHash: try row.optionalString("active_token_hash"))
+            activeTokenHash: try row.optionalString("active_token_hash"),
+            authMethod: try row.optionalString("auth_method"))
     }
 
     static func refreshToken(from row: any SQLRow) throws -> RefreshTokenRecord {
@@ -35,38 +36,45 @@ extension AuthStore {
     /// - Returns: the session and the plaintext refresh token (stored only as a hash).
     public func createSession(
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTokenTTL: TimeInterval,
-        absoluteTTL: TimeInterval
+        absoluteTTL: TimeInterval, method: String = "password"
     ) async throws -> (session: SessionRecord, refreshToken: String) {
         try await driver.transaction { db in
             try await Self.insertSession(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTokenTTL: refreshTokenTTL,
-                absoluteTTL: absoluteTTL, on: db)
+                absoluteTTL: absoluteTTL, method: method, on: db)
         }
     }
 
-    /// ``createSession(userID:userAgent:ip:now:refreshTokenTTL:absoluteTTL:)`` inside a caller's transaction.
+    /// ``createSession(userID:userAgent:ip:now:refreshTokenTTL:absoluteTTL:method:)`` inside a caller's transaction.
     static func insertSession(
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTokenTTL: TimeInterval,
-        absoluteTTL: TimeInterval, on db: any SQLDatabase
+        absoluteTTL: TimeInterval, method: String, on db: any SQLDatabase
     ) async throws -> (session: SessionRecord, refreshToken: String) {
         let token = RefreshTokenCodec.generate()
         let tokenHash = RefreshTokenCodec.hash(token)
         let session = SessionRecord(
             id: UUID().uuidString.lowercased(), userID: userID, createdAt: now, refreshedAt: nil,
             notAfter: now.addingTimeInterval(absoluteTTL), revokedAt: nil, revokedReason: nil,
-            userAgent: userAgent.map { String($0.prefix(256)) }, ip: ip, activeTokenHash: tokenHash)
+            userAgent: userAgent.map { String($0.prefix(256)) }, ip: ip, activeTokenHash: tokenHash, authMethod: method)
         let record = RefreshTokenRecord(
             tokenHash: tokenHash, sessionID: session.id, parentHash: nil, createdAt: now,
             expiresAt: min(now.addingTimeInterval(refreshTokenTTL), session.notAfter))
+        // The user row first, as deleteUser and rotate take it: it locks the row
+        // and proves it still exists. A user deleted while their password was
+        // being checked gets no session.
+        guard
+            try await db.raw(
+                "UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID) RETURNING id"
+            ).first() != nil
+        else { throw AuthError.invalidCredentials }
         try await db.raw(
             """
-            INSERT INTO sessions (id, user_id, created_at, not_after, user_agent, ip, active_token_hash)
+            INSERT INTO sessions (id, user_id, created_at, not_after, user_agent, ip, active_token_hash, auth_method)
             VALUES (\(bind: session.id), \(bind: userID), \(bind: now.stored), \(bind: session.notAfter.stored),
-            \(bind: session.userAgent), \(bind: ip), \(bind: tokenHash))
+            \(bind: session.userAgent), \(bind: ip), \(bind: tokenHash), \(bind: method))
             """
         ).run()
         try await insertRefreshToken(record, on: db)
-        try await db.raw("UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID)").run()
         return (session, token)
     }
 
@@ -74,6 +82,16 @@ extension AuthStore {
     public func session(id: String) async throws -> SessionRecord? {
         try await driver.transaction { db in
             try await db.raw("SELECT * FROM sessions WHERE id = \(bind: id)").first().map(Self.session(from:))
+        }
+    }
+
+    /// The session with `id` when its user still exists: a session row left
+    /// behind by a deleted user (a race, a hand-edited database) is never live.
+    func sessionOfExistingUser(id: String) async throws -> SessionRecord? {
+        try await driver.transaction { db in
+            try await db.raw(
+                "SELECT s.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(bind: id)"
+            ).first().map(Self.session(from:))
         }
     }
 

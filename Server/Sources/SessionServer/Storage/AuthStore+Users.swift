@@ -79,8 +79,15 @@ extension AuthStore {
     }
 
     /// Deletes the user and everything they own; every session ends.
+    ///
+    /// Locks in the order every writer uses (user, then sessions, then refresh
+    /// tokens), so a concurrent rotation or sign-in waits instead of deadlocking,
+    /// and then finds the user gone.
     public func deleteUser(id: String) async throws {
+        let flavor = driver.flavor
         try await driver.transaction { db in
+            try await db.raw("SELECT id FROM users WHERE id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
+            try await db.raw("SELECT id FROM sessions WHERE user_id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
             try await db.raw(
                 "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = \(bind: id))"
             ).run()
@@ -95,15 +102,32 @@ extension AuthStore {
 }
 
 extension AuthStore {
-    /// Replaces the user's password hash.
-    public func updatePasswordHash(userID: String, hash: String, now: Date) async throws {
+    /// Replaces the user's password hash and, in the same transaction, signs
+    /// out every other session (as GoTrue does): whoever knew the old password
+    /// or held a stolen token loses access with it.
+    ///
+    /// - Parameter keeping: the session that made the change, which stays signed in.
+    /// - Throws: ``AuthError/notFound`` when the user is gone.
+    public func changePassword(userID: String, hash: String, keeping: String?, now: Date) async throws {
         try await driver.transaction { db in
+            guard
+                try await db.raw("SELECT id FROM users WHERE id = \(bind: userID)\(unsafeRaw: driver.flavor.forUpdate)")
+                    .first() != nil
+            else { throw AuthError.notFound }
             try await db.raw(
                 """
                 UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now.stored)
                 WHERE id = \(bind: userID)
                 """
             ).run()
+            try await db.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: now.stored), revoked_reason = 'password_changed'
+                WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")
+                """
+            ).run()
         }
+        // After the commit, so no check can re-learn the old answer.
+        await sessionChecks.forgetAll()
     }
 }

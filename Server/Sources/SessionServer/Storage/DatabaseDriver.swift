@@ -14,6 +14,9 @@ public enum SQLFlavor: Sendable {
     /// needs none: its transactions start with `BEGIN IMMEDIATE` on the one
     /// writer connection, which already serializes them.
     var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
+    /// Suffix that keeps a selected row from being deleted until the
+    /// transaction ends, without blocking other readers or non-key updates.
+    var forKeyShare: String { self == .sqlite ? "" : " FOR KEY SHARE" }
 }
 
 /// Runs transactions on one kind of database.

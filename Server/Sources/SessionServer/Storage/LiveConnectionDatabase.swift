@@ -19,8 +19,11 @@ struct LiveConnectionDatabase: SQLDatabase {
     let base: any SQLDatabase
     let connection: PostgresConnection
 
-    init(connection: PostgresConnection) {
-        self.base = connection.sql()
+    /// - Parameter queryLogger: logs each query's text at `debug`, without binds (``QueryLogDatabase``).
+    init(connection: PostgresConnection, queryLogger: Logger) {
+        self.base = QueryLogDatabase(
+            base: connection.sql(queryLogLevel: nil, logger: QueryLogDatabase.driverLogger(queryLogger)),
+            queryLogger: queryLogger)
         self.connection = connection
     }
 

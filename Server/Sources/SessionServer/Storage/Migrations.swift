@@ -37,7 +37,10 @@ enum Migrations {
               started_at \(f.timestamp) NOT NULL, created_at \(f.timestamp) NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS activities_user_id ON activities (user_id)",
-        ] + oauthSteps(f)
+        ] + oauthSteps(f) + [
+            // How each session signed in (`password`, `oauth`), for the token's `amr` claim.
+            "ALTER TABLE sessions ADD COLUMN auth_method TEXT",
+        ]
     }
 
     /// OAuth sign-in: users without an email (Strava gives none), linked

@@ -36,7 +36,7 @@ final class PostgresDriver: DatabaseDriver {
             // Every pooled connection starts with the schema on its search path.
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
-        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: QueryLogDatabase.driverLogger(logger))
         self.schema = schema
         self.logger = logger
     }
@@ -48,8 +48,8 @@ final class PostgresDriver: DatabaseDriver {
     ///   cannot be made: the caller answers 503 and the client retries.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         do {
-            return try await client.withConnection { connection in
-                try await Self.transaction(on: LiveConnectionDatabase(connection: connection), body)
+            return try await client.withConnection { [logger] connection in
+                try await Self.transaction(on: LiveConnectionDatabase(connection: connection, queryLogger: logger), body)
             }
         } catch let error as AuthError {
             throw error

@@ -20,12 +20,10 @@ final class SQLiteDriver: DatabaseDriver, @unchecked Sendable {
     private var connection: SQLiteConnection?
     private var closed = false
 
-    /// Prepares the database at `path` (created with its folder when missing), or in memory when `path` is `nil`.
+    /// Prepares the database at `path` (created owner-only with its folder when
+    /// missing, see ``SQLiteFilePermissions``), or in memory when `path` is `nil`.
     init(path: String?, logger: Logger) throws {
-        if let path {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
+        if let path { try SQLiteFilePermissions.prepare(path: path, logger: logger) }
         self.path = path
         self.logger = logger
     }
@@ -34,9 +32,10 @@ final class SQLiteDriver: DatabaseDriver, @unchecked Sendable {
     private func openConnection() async throws -> SQLiteConnection {
         if let existing = lock.withLock({ connection }) { return existing }
         guard !lock.withLock({ closed }) else { throw ConfigurationError("The SQLite database is closed.") }
-        let opened = try await SQLiteConnection.open(storage: path.map { .file(path: $0) } ?? .memory, logger: logger)
+        let opened = try await SQLiteConnection.open(
+            storage: path.map { .file(path: $0) } ?? .memory, logger: QueryLogDatabase.driverLogger(logger))
         lock.withLock { connection = opened }
-        let db = opened.sql()
+        let db = sql(opened)
         // Another process on the same file waits instead of failing at once.
         try await db.raw("PRAGMA busy_timeout = 5000").run()
         if path != nil {
@@ -47,7 +46,7 @@ final class SQLiteDriver: DatabaseDriver, @unchecked Sendable {
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await mutex.withLock {
-            let db = try await openConnection().sql()
+            let db = sql(try await openConnection())
             // IMMEDIATE takes the write lock up front, so a read-then-write
             // transaction cannot be overtaken by another process.
             try await db.raw("BEGIN IMMEDIATE").run()
@@ -64,6 +63,11 @@ final class SQLiteDriver: DatabaseDriver, @unchecked Sendable {
                 throw error
             }
         }
+    }
+
+    /// The connection as SQL, logging queries without their binds.
+    private func sql(_ connection: SQLiteConnection) -> any SQLDatabase {
+        QueryLogDatabase(base: connection.sql(queryLogLevel: nil), queryLogger: logger)
     }
 
     func run() async throws {

@@ -87,12 +87,14 @@ public struct SessionRecord: Sendable, Hashable {
     /// The absolute end of the session, whatever happens.
     public var notAfter: Date
     public var revokedAt: Date?
-    /// `logout`, `reuse` or `deleted`.
+    /// `logout`, `reuse`, `password_changed` or `deleted`.
     public var revokedReason: String?
     public var userAgent: String?
     public var ip: String?
     /// Hash of the one refresh token that may rotate next.
     public var activeTokenHash: String?
+    /// How the person signed in: `password` or `oauth` (`nil` for sessions older than the column).
+    public var authMethod: String? = nil
 
     public var isRevoked: Bool { revokedAt != nil }
 }

@@ -11,13 +11,22 @@ struct AccessTokenClaims: Sendable, Encodable {
     var sessionID: String
     var email: String
     var aal = "aal1"
+    /// How and when the session signed in, as Supabase writes it; a refresh keeps it.
+    var amr: [AuthenticationMethodReference]
     var isAnonymous = false
 
     enum CodingKeys: String, CodingKey {
-        case sub, aud, role, exp, iat, iss, email, aal
+        case sub, aud, role, exp, iat, iss, email, aal, amr
         case sessionID = "session_id"
         case isAnonymous = "is_anonymous"
     }
+}
+
+/// One `amr` entry: `{"method": "password", "timestamp": 1700000000}`.
+struct AuthenticationMethodReference: Sendable, Codable, Hashable {
+    var method: String
+    /// When the person signed in (seconds since 1970): the proof of presence's age.
+    var timestamp: Int
 }
 
 /// The JOSE header of an access token.

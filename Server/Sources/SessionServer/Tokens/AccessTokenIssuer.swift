@@ -8,15 +8,19 @@ struct AccessTokenIssuer: Sendable {
     let audience: String
     let lifetime: TimeInterval
 
-    /// A signed token for `userID`'s `sessionID`, and its expiry.
-    func issue(userID: String, email: String?, sessionID: String, now: Date) async throws -> (token: String, expiresAt: Date) {
+    /// A signed token for `userID`'s `session`, and its expiry.
+    func issue(userID: String, email: String?, session: SessionRecord, now: Date) async throws -> (token: String, expiresAt: Date) {
         let key = try await keyRing.currentKey()
         let issuedAt = Int(now.timeIntervalSince1970)
         let expiresAt = issuedAt + Int(lifetime)
         let claims = AccessTokenClaims(
             sub: userID, aud: audience, role: "authenticated", exp: expiresAt, iat: issuedAt, iss: issuer,
             // GoTrue writes an empty email claim for users without one; clients expect the key.
-            sessionID: sessionID, email: email ?? "")
+            sessionID: session.id, email: email ?? "",
+            amr: [
+                AuthenticationMethodReference(
+                    method: session.authMethod ?? "password", timestamp: Int(session.createdAt.timeIntervalSince1970))
+            ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = try encoder.encode(AccessTokenHeader(alg: "ES256", kid: key.kid, typ: "JWT"))

@@ -12,12 +12,45 @@ import SessionCore
 public actor KeyRing: VerificationKeySource {
     private let store: AuthStore
     private let clock: any SessionClock
+    /// Seals private keys before they reach the database.
+    private let kek: KeyEncryptionKey
     private var keys: [SigningKey] = []
     private var lastReload: Date?
 
-    init(store: AuthStore, clock: any SessionClock) {
+    init(store: AuthStore, clock: any SessionClock, kek: KeyEncryptionKey) {
         self.store = store
         self.clock = clock
+        self.kek = kek
+    }
+
+    /// Seals every stored key not yet sealed under this ring's KEK: plaintext
+    /// PEMs from before sealing existed, and keys sealed under the embedded
+    /// default once an operator configures a real KEK. Retired keys too.
+    ///
+    /// - Returns: how many keys were sealed now.
+    /// - Throws: ``KeyEncryptionError`` when a key is sealed under another KEK.
+    @discardableResult
+    public func sealStoredKeys() async throws -> Int {
+        var sealed = 0
+        for (kid, stored) in try await store.signingKeyValues() {
+            let pem: String
+            let sealedUnder = KeyEncryptionKey.sealedUnder(stored)
+            if sealedUnder == kek.id {
+                continue
+            } else if sealedUnder == nil {
+                pem = stored  // A plaintext PEM from an older server.
+            } else if sealedUnder == KeyEncryptionKey.embeddedDefault.id {
+                // Sealed before the operator configured a KEK: move it under theirs.
+                pem = try KeyEncryptionKey.embeddedDefault.open(stored, kid: kid)
+            } else {
+                throw KeyEncryptionError.wrongKey(kid: kid, sealedUnder: sealedUnder ?? "")
+            }
+            // Compare-and-set: a replica starting at the same moment seals it once, not twice.
+            if try await store.replaceSigningKeyValue(kid: kid, from: stored, to: try kek.seal(pem: pem, kid: kid)) {
+                sealed += 1
+            }
+        }
+        return sealed
     }
 
     /// Loads the keys, generating and storing the first one on a fresh database.
@@ -25,15 +58,15 @@ public actor KeyRing: VerificationKeySource {
         var stored = try await store.activeSigningKeys()
         if stored.isEmpty {
             let key = SigningKey.generate(now: clock.now)
-            try await store.insertFirstSigningKey(
-                StoredSigningKey(kid: key.kid, privateKeyPEM: key.privateKey.pemRepresentation, createdAt: key.createdAt))
+            try await store.insertFirstSigningKey(try sealedRow(key))
             // Another replica may have won the race; re-read so all agree.
             stored = try await store.activeSigningKeys()
         }
         keys = try stored.map {
-            SigningKey(
-                kid: $0.kid, privateKey: try P256.Signing.PrivateKey(pemRepresentation: $0.privateKeyPEM),
-                createdAt: $0.createdAt)
+            // A plaintext PEM still loads (a replica that has not sealed yet); sealStoredKeys upgrades it.
+            let pem = KeyEncryptionKey.sealedUnder($0.privateKeyPEM) == nil
+                ? $0.privateKeyPEM : try kek.open($0.privateKeyPEM, kid: $0.kid)
+            return SigningKey(kid: $0.kid, privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem), createdAt: $0.createdAt)
         }
         lastReload = clock.now
     }
@@ -53,10 +86,17 @@ public actor KeyRing: VerificationKeySource {
         if keys.isEmpty { try await load() }
         let key = SigningKey.generate(now: clock.now)
         try await store.insertSigningKey(
-            StoredSigningKey(kid: key.kid, privateKeyPEM: key.privateKey.pemRepresentation, createdAt: key.createdAt),
+            try sealedRow(key),
             retireOthersBut: keys.first.map { [$0.kid] } ?? [], now: clock.now)
         try await load()
         return key.kid
+    }
+
+    /// `key` as its database row, sealed.
+    private func sealedRow(_ key: SigningKey) throws -> StoredSigningKey {
+        StoredSigningKey(
+            kid: key.kid, privateKeyPEM: try kek.seal(pem: key.privateKey.pemRepresentation, kid: key.kid),
+            createdAt: key.createdAt)
     }
 
     /// The public keys as a JWKS document.

@@ -21,10 +21,18 @@ struct OAuthMigrationTests {
     }
 
     static func upgrade(_ store: AuthStore) async throws {
-        // The schema as the nine steps before OAuth left it (only `users` matters here).
+        // The schema as the nine steps before OAuth left it (only `users` matters
+        // here, and `sessions`, which a later step alters).
         try await store.withTransaction { db in
             try await db.raw("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)").run()
             for version in 1...9 { try await db.raw("INSERT INTO schema_migrations (version) VALUES (\(bind: version))").run() }
+            try await db.raw(
+                """
+                CREATE TABLE sessions (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at REAL NOT NULL,
+                refreshed_at REAL, not_after REAL NOT NULL, revoked_at REAL, revoked_reason TEXT, user_agent TEXT,
+                ip TEXT, active_token_hash TEXT)
+                """
+            ).run()
             try await db.raw(
                 """
                 CREATE TABLE users (id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
@@ -39,7 +47,7 @@ struct OAuthMigrationTests {
                 """
             ).run()
         }
-        #expect(try await store.migrate() == 8)
+        #expect(try await store.migrate() == 9)  // The OAuth steps, then sessions.auth_method.
         let user = try #require(try await store.user(email: "ada@example.com"))
         #expect(user.id == "u1")
         #expect(user.userMetadata["plan"] == "pro")

@@ -10,10 +10,10 @@ final class CapturedLogs: @unchecked Sendable {
 
     func append(_ line: String) { lock.withLock { lines.append(line) } }
 
-    /// A logger at `info` writing here.
-    func logger() -> Logger {
+    /// A logger at `level` (`info` unless told) writing here.
+    func logger(level: Logger.Level = .info) -> Logger {
         var logger = Logger(label: "captured") { _ in Handler(sink: self) }
-        logger.logLevel = .info
+        logger.logLevel = level
         return logger
     }
 
