@@ -58,7 +58,9 @@ extension Session {
     /// used once and refreshed after a backoff, never trusted for long). The
     /// user is the body's, else the one the JWT's claims describe.
     ///
-    /// - Parameter serverNow: the estimated server time.
+    /// - Parameters:
+    ///   - response: the server's session body.
+    ///   - serverNow: the estimated server time.
     public init(response: TokenResponse, serverNow: Date) {
         let claims = Self.claims(of: response.accessToken)
         var lifetime: TimeInterval? = response.expiresIn > 0 ? TimeInterval(response.expiresIn) : nil

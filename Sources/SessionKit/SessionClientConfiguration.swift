@@ -58,10 +58,37 @@ public struct SessionClientConfiguration: Sendable {
     /// expiring activity; elsewhere nothing), so an app suspended mid-refresh
     /// does not hold a lock in a shared container.
     public var backgroundActivity: any BackgroundActivityProvider
+    /// Whether the client follows the app's lifecycle itself (default `true`):
+    /// on becoming active it calls ``SessionClient/resume()``, so a refresh
+    /// that fell due while the app was suspended happens without app code.
+    /// Observation starts with the first ``SessionClient/restore()`` and ends
+    /// with ``SessionClient/shutdown()``.
+    public var observesAppLifecycle: Bool
+    /// Where lifecycle events come from (default: UIKit's or AppKit's
+    /// notifications; nothing on other platforms). Tests pass a scripted source.
+    public var appLifecycle: any AppLifecycleEvents
 
+    /// Creates a configuration; every argument but the backend and the store has the default of docs/PROTOCOL.md.
+    ///
     /// - Parameters:
     ///   - backend: `.goTrue(url:apiKey:)`, `.custom(...)` or your own ``SessionBackend``.
     ///   - store: `FileSessionStore(directory:)`, `KeychainSessionStore()` or ``InMemorySessionStore``.
+    ///   - clock: ``clock``.
+    ///   - transport: ``transport``.
+    ///   - launchValidation: ``launchValidation``.
+    ///   - refreshBuffer: ``refreshBuffer``.
+    ///   - leeway: ``leeway``.
+    ///   - backoff: ``backoff``.
+    ///   - jitter: ``jitter``.
+    ///   - automaticRefresh: ``automaticRefresh``.
+    ///   - logger: ``logger``.
+    ///   - authorizedOrigins: ``authorizedOrigins``.
+    ///   - restoreWait: ``restoreWait``.
+    ///   - lockWait: ``lockWait``.
+    ///   - attentionAfterRefusals: ``attentionAfterRefusals``.
+    ///   - backgroundActivity: ``backgroundActivity``.
+    ///   - observesAppLifecycle: ``observesAppLifecycle``.
+    ///   - appLifecycle: ``appLifecycle``.
     public init(
         backend: some SessionBackend,
         store: some SessionStore,
@@ -78,7 +105,9 @@ public struct SessionClientConfiguration: Sendable {
         restoreWait: TimeInterval = SessionDefaults.restoreWait,
         lockWait: TimeInterval = SessionDefaults.lockWait,
         attentionAfterRefusals: Int = SessionDefaults.attentionAfterRefusals,
-        backgroundActivity: any BackgroundActivityProvider = SystemBackgroundActivity()
+        backgroundActivity: any BackgroundActivityProvider = SystemBackgroundActivity(),
+        observesAppLifecycle: Bool = true,
+        appLifecycle: any AppLifecycleEvents = SystemAppLifecycle()
     ) {
         self.backend = backend
         self.store = store
@@ -96,5 +125,7 @@ public struct SessionClientConfiguration: Sendable {
         self.lockWait = lockWait
         self.attentionAfterRefusals = attentionAfterRefusals
         self.backgroundActivity = backgroundActivity
+        self.observesAppLifecycle = observesAppLifecycle
+        self.appLifecycle = appLifecycle
     }
 }

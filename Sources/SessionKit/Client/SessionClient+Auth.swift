@@ -24,7 +24,10 @@ extension SessionClient {
 
     /// Creates an account; signs in when the server answers with a session.
     ///
-    /// - Parameter data: initial user metadata.
+    /// - Parameters:
+    ///   - email: the account's email address.
+    ///   - password: its password.
+    ///   - data: initial user metadata.
     public func signUp(
         email: String, password: String, data: [String: JSONValue]? = nil
     ) async throws(SessionError) -> SignUpResult {

@@ -24,7 +24,8 @@ extension SessionClient {
     ///   (the state stays `restoring`; call again later).
     @discardableResult
     public func restore() async throws(SessionError) -> SessionState {
-        try await (restoreTask ?? startRestore()).value.get()
+        startObservingLifecycle()
+        return try await (restoreTask ?? startRestore()).value.get()
     }
 
     private func startRestore() -> Task<Result<SessionState, SessionError>, Never> {

@@ -30,6 +30,7 @@ extension SessionClient {
     /// `states` and `events` streams. Call before a short-lived process exits.
     public func shutdown() async {
         isShutDown = true
+        stopObservingLifecycle()
         timer?.cancel()
         timer = nil
         validation?.cancel()

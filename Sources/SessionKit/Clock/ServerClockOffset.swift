@@ -47,6 +47,8 @@ public struct ServerClockOffset: Sendable, Hashable {
     /// Takes a sample from a response's `Date` (and `Age`) headers.
     ///
     /// - Parameters:
+    ///   - dateHeader: the response's `Date` header, if any.
+    ///   - age: the response's `Age` header, if any (a cache held it that long).
     ///   - sentAt: local time the request left; `nil` when unknown (a round trip of 0 is assumed).
     ///   - receivedAt: local time the answer arrived.
     /// - Returns: `true` if the estimate changed by at least ``noise``. Headers that do not parse are ignored.

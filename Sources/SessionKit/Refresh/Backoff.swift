@@ -25,6 +25,7 @@ public struct Backoff: Sendable, Hashable {
     /// The delay before the `attempt`-th retry.
     ///
     /// - Parameters:
+    ///   - attempt: the retry's number, from 1.
     ///   - jitter: a value in `0..<1`.
     ///   - retryAfter: the server's `Retry-After`, honoured as a floor (capped at `cap`).
     public func delay(attempt: Int, jitter: Double, retryAfter: TimeInterval? = nil) -> TimeInterval {

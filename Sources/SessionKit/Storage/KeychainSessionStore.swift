@@ -7,7 +7,7 @@ import SessionCore
 /// The session record as one generic-password keychain item.
 ///
 /// The record is the same JSON as ``FileSessionStore`` writes. Every keychain
-/// call goes through ``KeychainAPI``: ``SecItemKeychain`` on Apple platforms,
+/// call goes through ``KeychainAPI``: `SecItemKeychain` on Apple platforms,
 /// an in-memory fake in tests, so all of the logic here runs on Linux too.
 ///
 /// - `save` updates the item, adds it if there is none (updating again if
@@ -73,7 +73,7 @@ public struct KeychainSessionStore: SessionStore {
     /// app extensions, and platforms without the Security framework.
     ///
     /// - Parameters:
-    ///   - keychain: the keychain calls, ``SecItemKeychain`` on Apple platforms.
+    ///   - keychain: the keychain calls, `SecItemKeychain` on Apple platforms.
     ///   - service: the keychain service (default: the app's bundle id + ".sessionkit").
     ///   - account: the item's account name.
     ///   - accessGroup: a keychain access group shared with app extensions.

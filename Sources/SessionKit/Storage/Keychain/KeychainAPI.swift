@@ -6,7 +6,7 @@ import FoundationNetworking
 /// The four keychain calls ``KeychainSessionStore`` needs, as `SecItem*` answers them.
 ///
 /// The seam between the store's decisions, compiled and tested everywhere,
-/// and the Security framework: ``SecItemKeychain`` on Apple platforms, an
+/// and the Security framework: `SecItemKeychain` on Apple platforms, an
 /// in-memory fake (`InMemoryKeychain` in SessionKitTesting) in tests. Each call
 /// returns the `OSStatus` the keychain gave, and an implementation answers as
 /// the keychain does: `.duplicateItem` from `add` on an existing item,

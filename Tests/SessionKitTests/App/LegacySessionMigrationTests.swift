@@ -1,0 +1,177 @@
+import Foundation
+import SessionCore
+import SessionKitTesting
+import Testing
+
+@testable import SessionKit
+
+/// The seed apps' case: a `supabase_session` blob in UserDefaults, imported on
+/// first launch and then removed, with nothing lost if the app dies halfway.
+struct LegacySessionMigrationTests {
+    static let key = "supabase_session"
+
+    /// Real UserDefaults, in a suite of its own, removed afterwards.
+    struct Defaults {
+        let suiteName = "sessionkit-migration-\(UUID().uuidString)"
+        var store: UserDefaultsStore { UserDefaultsStore(suiteName: suiteName) }
+
+        func write(_ tokens: TokenResponse, expiresAt: String? = nil) throws {
+            let expiry = expiresAt ?? tokens.expiresAt.map(String.init) ?? "null"
+            let json = #"{"accessToken":"\#(tokens.accessToken)","refreshToken":"\#(tokens.refreshToken)","expiresAt":\#(expiry),"user":{"id":"\#(tokens.user?.id ?? "")","email":"\#(tokens.user?.email ?? "")"}}"#
+            try #require(UserDefaults(suiteName: suiteName)).set(Data(json.utf8), forKey: key)
+        }
+
+        func remove() {
+            UserDefaults(suiteName: suiteName)?.removePersistentDomain(forName: suiteName)
+        }
+    }
+
+    /// What the app dying between the import and the removal leaves: removal never happens.
+    struct DiesBeforeRemoving: KeyValueStore {
+        let base: any KeyValueStore
+        func data(forKey key: String) -> Data? { base.data(forKey: key) }
+        func removeValue(forKey key: String) {}
+    }
+
+    static func held(_ f: Fixture) async throws -> TokenResponse {
+        try #require(await f.fake.issueSession(email: Fixture.email))
+    }
+
+    @Test func importsOnFirstLaunchThenRemovesTheBlob() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        let held = try await Self.held(f)
+        try defaults.write(held)
+        let migration = LegacySessionMigration(legacyStore: defaults.store, key: Self.key)
+
+        let outcome = await migration.run(on: f.client)
+        guard case .imported(let session) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect(session.refreshToken == held.refreshToken)
+        #expect(try await f.store.load()?.refreshToken == held.refreshToken)
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+        // Restored at launch after it: signed in, no sign-in screen.
+        #expect(try await f.client.restore() == .signedIn(session))
+        // The next launch has nothing to do.
+        #expect(await migration.run(on: f.client) == .nothingToMigrate)
+    }
+
+    /// The blob is stored as a JSON string rather than data: read the same.
+    @Test func readsABlobStoredAsAString() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        let held = try await Self.held(f)
+        let json = #"{"accessToken":"\#(held.accessToken)","refreshToken":"\#(held.refreshToken)","expiresAt":"2026-01-01T01:00:00Z"}"#
+        try #require(UserDefaults(suiteName: defaults.suiteName)).set(json, forKey: Self.key)
+        let outcome = await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client)
+        #expect(outcome == .imported(try #require(await f.client.session())))
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+    }
+
+    /// The import refreshed (spending the blob's refresh token) and was saved;
+    /// the app died before removing the blob. The next launch must not import
+    /// the spent token again: it sees the saved session and only removes the blob.
+    @Test func nothingIsLostWhenTheAppDiesHalfway() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        let held = try await Self.held(f)
+        try defaults.write(held)
+        f.expireAccessToken()
+
+        let first = await LegacySessionMigration(legacyStore: DiesBeforeRemoving(base: defaults.store)).run(on: f.client)
+        guard case .imported(let imported) = first else { Issue.record("got \(first)"); return }
+        #expect(defaults.store.data(forKey: Self.key) != nil)
+        #expect(await f.fake.count(.refresh) == 1)
+
+        // Next launch: a new client on the same store and server.
+        let next = await Fixture.make(store: f.store, clock: f.clock, fake: f.fake, launchValidation: .skip)
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: next.client) == .alreadyMigrated)
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+        #expect(await f.fake.count(.refresh) == 1)
+        #expect(try await next.client.restore().session?.refreshToken == imported.refreshToken)
+        #expect(await f.fake.isFamilyActive(refreshToken: imported.refreshToken))
+    }
+
+    /// Died (or failed to save) before the import was persisted: the blob is still the only copy, and is kept.
+    @Test func aSessionNotSavedYetKeepsTheBlob() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let flaky = FlakySessionStore(wrapping: InMemorySessionStore())
+        let f = await Fixture.make(store: flaky)
+        let held = try await Self.held(f)
+        try defaults.write(held)
+        await flaky.failNextSaves(1)
+        let migration = LegacySessionMigration(legacyStore: defaults.store)
+
+        #expect(await migration.run(on: f.client) == .postponed(.persistenceFailed))
+        #expect(defaults.store.data(forKey: Self.key) != nil)
+
+        let next = await Fixture.make(store: flaky, clock: f.clock, fake: f.fake)
+        guard case .imported = await migration.run(on: next.client) else { Issue.record("not imported"); return }
+        #expect(try await flaky.load()?.refreshToken == held.refreshToken)
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+    }
+
+    @Test func aSessionTheServerEndedIsDiscarded() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        let held = try await Self.held(f)
+        try defaults.write(held)
+        await f.fake.revokeFamily(ofRefreshToken: held.refreshToken)
+        f.expireAccessToken()
+
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .discarded(.sessionExpired))
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+        #expect(try await f.store.load() == nil)
+        #expect(try await f.client.restore() == .signedOut)
+    }
+
+    /// First launch offline: the person stays signed in with the imported tokens, saved.
+    @Test func anOfflineFirstLaunchKeepsThePersonSignedIn() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        let held = try await Self.held(f)
+        try defaults.write(held)
+        f.expireAccessToken()
+        await f.fake.inject(.drop(.notConnectedToInternet), on: .refresh)
+
+        let outcome = await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client)
+        guard case .imported(let session) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect(f.client.currentState == .offline(session))
+        #expect(try await f.store.load()?.refreshToken == held.refreshToken)
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+    }
+
+    @Test func anUnreadableBlobIsDiscarded() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        try #require(UserDefaults(suiteName: defaults.suiteName)).set(Data("{\"user\":{}}".utf8), forKey: Self.key)
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .discarded(.decoding))
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+    }
+
+    /// A store that cannot be read now (a locked device) could hold the session already: wait.
+    @Test func anUnreadableStorePostponesTheMigration() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let flaky = FlakySessionStore(wrapping: InMemorySessionStore())
+        let f = await Fixture.make(store: flaky)
+        try defaults.write(try await Self.held(f))
+        await flaky.failNextLoads(1)
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .postponed(.storeUnavailable))
+        #expect(defaults.store.data(forKey: Self.key) != nil)
+        #expect(await f.fake.count(.user) + f.fake.count(.refresh) == 0)
+    }
+
+    @Test func noBlobIsNothingToDo() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .nothingToMigrate)
+    }
+}
