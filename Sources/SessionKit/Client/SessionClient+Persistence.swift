@@ -137,16 +137,27 @@ extension SessionClient {
     /// Retries ``pendingWrite``: under the lock, after a re-read, only if the
     /// store has not moved on (another process refreshed or signed out).
     ///
+    /// - Parameter lockHeld: the caller (a refresh) already holds the store's lock.
     /// - Returns: `true` when the write must be tried again.
-    func retryPendingWrite() async -> Bool {
+    @discardableResult
+    func retryPendingWrite(lockHeld: Bool = false) async -> Bool {
         guard let record = pendingWrite, let session = current else { return false }
         let gen = generation
-        enum Outcome: Sendable {
-            case done, again
-            case adopt(StoredSession)
-            case signedOutElsewhere
+        let step = { () async -> PendingWriteOutcome in
+            await self.withStoreAccess { await self.pendingWriteStep(record, session: session, generation: gen) }
         }
-        let outcome: Outcome = await withStoreLock("saving a refreshed session") { await withStoreAccess {
+        let outcome = lockHeld ? await step() : await withStoreLock("saving a refreshed session") { await step() }
+        return await settle(outcome, record: record)
+    }
+
+    enum PendingWriteOutcome: Sendable {
+        case done, again
+        case adopt(StoredSession)
+        case signedOutElsewhere
+    }
+
+    /// One attempt at writing `record`: re-read, adopt if the store moved on, else save.
+    private func pendingWriteStep(_ record: StoredSession, session: Session, generation gen: UInt64) async -> PendingWriteOutcome {
             guard gen == generation, pendingWrite == record else { return .done }
             let stored: StoredSession?
             do {
@@ -167,7 +178,9 @@ extension SessionClient {
             }
             noteWritten(next)
             return .done
-        } }
+    }
+
+    private func settle(_ outcome: PendingWriteOutcome, record: StoredSession) async -> Bool {
         switch outcome {
         case .again:
             return true

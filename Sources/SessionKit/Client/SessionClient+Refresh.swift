@@ -144,6 +144,21 @@ extension SessionClient {
             break
         }
         guard gen == generation else { return .failure(current == nil ? .notSignedIn : .cancelled) }
+        // Rule G (docs/PROTOCOL.md, "What the model found", 1): never rotate on
+        // top of a rotation that is not saved, or the store falls two behind
+        // the server and a kill then presents a token the server calls reused.
+        if pendingWrite != nil {
+            await retryPendingWrite(lockHeld: true)
+            guard gen == generation, let latest = current else { return .failure(.notSignedIn) }
+            if pendingWrite != nil {
+                logger.warning("The last refreshed session is still not saved; not refreshing on top of it")
+                return .failure(
+                    SessionError.persistenceFailed.with(
+                        message: "The session could not be saved on this device yet; it is kept and saving is retried."))
+            }
+            session = latest
+            if isSatisfied(reason, by: session), !machine.isExpired(session, now: clock.now) { return .success(session) }
+        }
         logger.debug("Refreshing the session", metadata: ["refresh_token": "\(TokenRedaction.prefix(session.refreshToken))"])
         let outcome = await sendRefresh(refreshToken: session.refreshToken)
         guard gen == generation else {

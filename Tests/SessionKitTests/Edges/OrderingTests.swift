@@ -67,6 +67,28 @@ struct OrderingTests {
         await f.client.shutdown()
     }
 
+    /// The model's first finding: a refresh on top of an unsaved refresh puts
+    /// the store two rotations behind the server, and a kill then presents a
+    /// token the server calls reused. The unsaved session is saved first, or
+    /// nothing is sent.
+    @Test func noRefreshStandsOnAnUnsavedOne() async throws {
+        let store = GatedStore()
+        let f = await Fixture.make(store: store)
+        let first = try await f.signIn()
+        await store.failNextSaves(2)
+        let second = try await f.client.refresh()  // rotated; its save failed (kept in memory)
+        await #expect(throws: SessionError.persistenceFailed) { try await f.client.refresh() }
+        #expect(await f.fake.count(.refresh) == 1, "a second rotation was sent on top of an unsaved one")
+        #expect(try await store.load()?.refreshToken == first.refreshToken)
+        // Once the disk works, the unsaved session is saved before anything is rotated.
+        let third = try await f.client.refresh()
+        let stored = try #require(try await store.load())
+        #expect(stored.refreshToken == third.refreshToken)
+        #expect(await f.fake.count(.refresh) == 2)
+        #expect(await f.fake.isFamilyActive(refreshToken: third.refreshToken))
+        _ = second
+    }
+
     /// Two processes on one store: the one behind starts an OAuth sign-in
     /// (which writes the store) after the other refreshed twice.
     @Test func aProcessBehindNeverPushesTheStoreBack() async throws {
