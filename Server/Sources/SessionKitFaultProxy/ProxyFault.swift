@@ -106,11 +106,12 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
     public static let named: [String: ProxyFault] = Dictionary(
         uniqueKeysWithValues: [
             stall, resetBeforeForwarding, resetMidResponse, truncateBody, garbleBody, loseResponse,
-            internalServerError, badGateway, serviceUnavailable, tooManyRequests(), trickleBody,
+            internalServerError, badGateway, serviceUnavailable, tooManyRequests(),
         ].map { ($0.name, $0) })
 
-    /// ``named`` and the intermediaries, for harnesses that draw from everything.
-    public static let all: [String: ProxyFault] = named.merging(intermediaries.map { ($0.name, $0) }) { first, _ in first }
+    /// ``named``, the intermediaries and the slow body (which succeeds, slowly),
+    /// for harnesses that draw from everything.
+    public static let all: [String: ProxyFault] = named.merging((intermediaries + [trickleBody]).map { ($0.name, $0) }) { first, _ in first }
 
     /// Whether the request reaches the server before the fault strikes.
     public var forwards: Bool {
