@@ -123,7 +123,7 @@ extension SessionClient {
     /// Refreshes the imported session once, outside the store's lock: the
     /// store does not hold these tokens yet, so no other process can be using them.
     private func refreshImported(_ session: Session) async throws(SessionError) -> Session {
-        let outcome = await sendImportRefresh(refreshToken: session.refreshToken)
+        let outcome = await sendRefresh(refreshToken: session.refreshToken)
         switch outcome {
         case .success(let response):
             var refreshed = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
@@ -150,21 +150,6 @@ extension SessionClient {
                 startTimer(at: now.addingTimeInterval(delay), refreshToken: session.refreshToken)
             }
             return current ?? session
-        }
-    }
-
-    private func sendImportRefresh(refreshToken: String) async -> RefreshOutcome {
-        let request: URLRequest
-        do {
-            request = try backend.request(for: .refresh(refreshToken: refreshToken))
-        } catch {
-            return .transient(error)
-        }
-        switch await sendObserved(request) {
-        case .failure(let error):
-            return .transient(error)
-        case .success(let (data, response)):
-            return ResponseClassifier.refreshOutcome(status: response.statusCode, body: data, headers: response, backend: backend)
         }
     }
 }

@@ -236,7 +236,7 @@ extension SessionClient {
     }
 
     /// Sends the refresh request and reads the answer as the refresh-outcome table.
-    private func sendRefresh(refreshToken: String) async -> RefreshOutcome {
+    func sendRefresh(refreshToken: String) async -> RefreshOutcome {
         let request: URLRequest
         do {
             request = try backend.request(for: .refresh(refreshToken: refreshToken))
