@@ -8,8 +8,16 @@ import FoundationNetworking
 /// A lock rather than an actor: subscribing must be synchronous so
 /// `client.states` is a plain (nonisolated) property, and a new subscriber
 /// must get the current state first without a gap.
+///
+/// Two locks, because nothing may be yielded under `lock`: a yield resumes
+/// the subscriber's task and takes the concurrency runtime's lock on that
+/// task, while cancelling the task holds that same runtime lock and runs the
+/// stream's termination handler, which takes `lock` — a lock-order deadlock
+/// that froze whole test processes. `delivery` keeps deliveries in order;
+/// no termination handler takes it.
 final class StateBroadcaster: @unchecked Sendable {
     private let lock = NSLock()
+    private let delivery = NSLock()
     // `restoring` until the client has read its store: never `signedOut` before it knows.
     private var state: SessionState = .restoring
     private var stateContinuations: [UUID: AsyncStream<SessionState>.Continuation] = [:]
@@ -21,13 +29,13 @@ final class StateBroadcaster: @unchecked Sendable {
     func states() -> AsyncStream<SessionState> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(64))
         let id = UUID()
-        lock.withLock {
-            continuation.yield(state)
-            if finished {
-                continuation.finish()
-            } else {
-                stateContinuations[id] = continuation
+        delivery.withLock {
+            let (first, isFinished): (SessionState, Bool) = lock.withLock {
+                if !finished { stateContinuations[id] = continuation }
+                return (state, finished)
             }
+            continuation.yield(first)
+            if isFinished { continuation.finish() }
         }
         continuation.onTermination = { [weak self] _ in
             self?.lock.withLock { _ = self?.stateContinuations.removeValue(forKey: id) }
@@ -38,13 +46,11 @@ final class StateBroadcaster: @unchecked Sendable {
     func events() -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(256))
         let id = UUID()
-        lock.withLock {
-            if finished {
-                continuation.finish()
-            } else {
-                eventContinuations[id] = continuation
-            }
+        let isFinished: Bool = lock.withLock {
+            if !finished { eventContinuations[id] = continuation }
+            return finished
         }
+        if isFinished { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             self?.lock.withLock { _ = self?.eventContinuations.removeValue(forKey: id) }
         }
@@ -53,16 +59,20 @@ final class StateBroadcaster: @unchecked Sendable {
 
     /// Sets the state; publishes only when it changed.
     func set(_ newState: SessionState) {
-        lock.withLock {
-            guard newState != state else { return }
-            state = newState
-            for continuation in stateContinuations.values { continuation.yield(newState) }
+        delivery.withLock {
+            let subscribers: [AsyncStream<SessionState>.Continuation] = lock.withLock {
+                guard newState != state else { return [] }
+                state = newState
+                return Array(stateContinuations.values)
+            }
+            for continuation in subscribers { continuation.yield(newState) }
         }
     }
 
     func publish(_ event: SessionEvent) {
-        lock.withLock {
-            for continuation in eventContinuations.values { continuation.yield(event) }
+        delivery.withLock {
+            let subscribers = lock.withLock { Array(eventContinuations.values) }
+            for continuation in subscribers { continuation.yield(event) }
         }
     }
 

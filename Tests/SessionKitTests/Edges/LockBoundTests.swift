@@ -97,17 +97,18 @@ struct LockBoundTests {
 /// Set once by a task when it ends; waited for with a real-time bound.
 final class DoneFlag: @unchecked Sendable {
     private let lock = NSLock()
-    private var isSet = false
-    func set() { lock.withLock { isSet = true } }
+    private var flag = false
+    func set() { lock.withLock { flag = true } }
+    var isSet: Bool { lock.withLock { flag } }
 
     /// - Returns: whether it was set within `limit`.
     func wait(upTo limit: Duration) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if lock.withLock({ isSet }) { return true }
+            if isSet { return true }
             do { try await Task.sleep(for: .milliseconds(20)) } catch { return false }
         }
-        return lock.withLock { isSet }
+        return isSet
     }
 }
 
