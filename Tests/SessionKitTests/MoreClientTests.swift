@@ -117,7 +117,7 @@ struct SignOutWithoutRestoreTests {
         try await second.client.signOut()
         #expect(await fake.count(.logout) == 1)
         #expect(await !fake.isFamilyActive(refreshToken: session.refreshToken))
-        #expect(try await store.load() == nil)
+        #expect(try await store.load()?.holdsSession != true)
         #expect(second.client.currentState == .signedOut)
     }
 }

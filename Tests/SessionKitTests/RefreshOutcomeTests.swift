@@ -108,7 +108,7 @@ struct RefreshOutcomeTests {
         await #expect(throws: SessionError.sessionExpired) { try await f.client.accessToken() }
         await #expect(throws: SessionError.notSignedIn) { try await f.client.accessToken() }
         #expect(f.client.currentState == .expired(reason: "Your session has expired. Please sign in again."))
-        #expect(try await f.store.load() == nil)
+        #expect(try await f.store.load()?.holdsSession != true)
         let seen = await events.finish(f.client)
         #expect(seen.expiredCount == 1)
         #expect(seen.contains(.sessionExpired(message: "Your session has expired. Please sign in again.")))
@@ -161,7 +161,7 @@ struct RefreshOutcomeTests {
         f.expireAccessToken()
         await f.fake.inject(.goTrueError(status: 400, code: .refreshTokenAlreadyUsed), on: .refresh)
         await #expect(throws: SessionError.sessionExpired) { try await f.client.accessToken() }
-        #expect(try await f.store.load() == nil)
+        #expect(try await f.store.load()?.holdsSession != true)
     }
 
     @Test func lostAnswerAfterCommitIsRecoveredWithinTheGrace() async throws {
@@ -221,7 +221,7 @@ struct RefreshOutcomeTests {
         try await signOut.value
         await #expect(throws: SessionError.self) { try await pending.value }
         #expect(await f.client.session() == nil)
-        #expect(try await f.store.load() == nil)
+        #expect(try await f.store.load()?.holdsSession != true)
         #expect(f.client.currentState == .signedOut)
         let seen = await events.finish(f.client)
         #expect(seen.refreshedCount == 0)
@@ -237,6 +237,7 @@ extension FakeFault: CustomTestStringConvertible {
         case .goTrueError(let status, let code, _): "GoTrue \(status) \(code)"
         case .gatewayError(let status, let code, _, _): "gateway \(status) \(code)"
         case .hold: "hold"
+        case .holdAnswer: "hold the answer"
         case .commitThenDrop: "commit then drop"
         case .body(_, let status): "body \(status)"
         }

@@ -207,8 +207,12 @@ extension SessionClient {
     /// Ends the session in memory (and, unless told otherwise, in the store,
     /// if the store still holds it).
     ///
-    /// - Parameter lockHeld: the caller already holds the store's lock.
-    func endSession(_ reason: EndReason, clearStore shouldClear: Bool = true, lockHeld: Bool = false) async {
+    /// - Parameters:
+    ///   - lockHeld: the caller already holds the store's lock.
+    ///   - fromRefresh: the caller is the refresh flight itself (which must not cancel itself).
+    func endSession(
+        _ reason: EndReason, clearStore shouldClear: Bool = true, lockHeld: Bool = false, fromRefresh: Bool = false
+    ) async {
         guard let ended = current else { return }
         generation += 1
         current = nil
@@ -221,7 +225,7 @@ extension SessionClient {
         validation?.cancel()
         // A refresh still in flight for the ended session is abandoned (its
         // result would be dropped anyway) so it lets go of the store's lock.
-        if !lockHeld { inflight?.task.cancel() }
+        if !lockHeld, !fromRefresh { inflight?.task.cancel() }
         switch reason {
         case .expired(let error):
             broadcaster.set(.expired(reason: error.message))

@@ -97,18 +97,50 @@ extension SessionClient {
         } }
     }
 
-    /// Saves a refreshed session. The refresh holds the lock and re-read the
-    /// store before sending, so this writes the next sequence directly.
+    /// What became of a refreshed session's save.
+    enum RefreshedSave: Sendable {
+        /// Saved, or kept in memory as the pending write: the refreshed session stands.
+        case stands
+        /// The store was ahead (another process rotated since): that session was adopted instead.
+        case adopted(Session)
+        /// The session ended while it was being saved.
+        case dropped
+    }
+
+    /// Saves a refreshed session.
+    ///
+    /// A refresh that holds the lock re-read the store before sending, so it
+    /// writes the next sequence directly. One that went on without the lock
+    /// (rule D) saves as a write retry does: lock, re-read, adopt if the
+    /// store is ahead, else write after what is stored (docs/PROTOCOL.md,
+    /// "What the model found", 2) — a late blind write could push the store back.
     ///
     /// On failure the session stays in memory, the write is retried with
     /// backoff and `persistenceFailed` is published: the new refresh token is
     /// never dropped.
-    func persistRefreshed(_ session: Session, generation gen: UInt64) async {
+    /// - Parameter previous: the session that was refreshed (still current while this runs).
+    func persistRefreshed(
+        _ session: Session, replacing previous: Session, generation gen: UInt64, lockHeld: Bool
+    ) async -> RefreshedSave {
         enum Outcome: Sendable {
             case saved, dropped
             case failed(SessionStoreError)
         }
         let record = stamped(StoredSession(session, sequence: nextSequence(after: nil)).carryingOAuth(of: pendingRecord()))
+        if !lockHeld {
+            guard gen == generation else { return .dropped }
+            pendingWrite = record
+            let retry = await retryPendingWrite()
+            guard gen == generation else { return .dropped }
+            // The write step adopted what another process stored meanwhile.
+            if let current, current.refreshToken != previous.refreshToken { return .adopted(current) }
+            if retry {
+                logger.error("The refreshed session could not be saved; keeping it in memory and retrying")
+                broadcaster.publish(.persistenceFailed(SessionError.persistenceFailed))
+                startWriteRetry()
+            }
+            return .stands
+        }
         let outcome: Outcome = await withStoreAccess {
             // Signed out (or in as someone else) while the refresh was in flight: write nothing.
             guard gen == generation else { return .dropped }
@@ -126,12 +158,14 @@ extension SessionClient {
             writeRetryTask?.cancel()
         case .dropped:
             logger.info("Dropped a refreshed session: the session ended while it was being saved")
+            return .dropped
         case .failed(let error):
             logger.error("The refreshed session could not be saved; keeping it in memory and retrying", metadata: ["reason": "\(error)"])
             pendingWrite = record
             broadcaster.publish(.persistenceFailed(SessionError.persistenceFailed.with(underlying: error.reason)))
             startWriteRetry()
         }
+        return .stands
     }
 
     /// Retries ``pendingWrite``: under the lock, after a re-read, only if the
@@ -225,6 +259,15 @@ extension SessionClient {
             logger.info("The store holds a newer session (another sign-in); leaving it")
             return nil
         }
+        // A sign-out's record keeps the sequence (see StoredSession.signedOut).
+        let tombstone = StoredSession.signedOut(sequence: nextSequence(after: stored))
+        do {
+            try await store.save(tombstone)
+            noteWritten(tombstone)
+            return nil
+        } catch {
+            logger.warning("The sign-out could not be recorded; deleting the record instead", metadata: ["reason": "\(error)"])
+        }
         do {
             try await store.clear()
             return nil
@@ -247,9 +290,10 @@ extension SessionClient {
 
     /// True when `record` is `ended` or an older or same-session version of it.
     private func belongs(_ record: StoredSession, to ended: Session) -> Bool {
-        if record.refreshToken == ended.refreshToken || record.sequence <= lastSeenSequence { return true }
-        guard let endedID = ended.sessionID else { return false }
-        return record.session.sessionID == endedID
+        if record.refreshToken == ended.refreshToken { return true }
+        // Session ids, when both are known, decide: another session is another sign-in.
+        if let endedID = ended.sessionID, let storedID = record.session.sessionID { return storedID == endedID }
+        return record.sequence <= lastSeenSequence
     }
 
     /// Records a successful write.

@@ -114,21 +114,29 @@ extension SessionClient {
     ) async -> Result<Session, SessionError> {
         // Held while the lock is: a suspended app must not sit on a lock its extensions wait for.
         let activity = configuration.backgroundActivity.begin("SessionKit refresh")
+        let lock = planted(.skipLockAndReread) ? nil : await takeLock(for: "refresh")
         let result: Result<Session, SessionError>
-        if planted(.skipLockAndReread) {
-            result = await refreshLocked(from: session, reason: reason, generation: gen, attemptsLeft: 2)
+        if lock == nil, !planted(.skipLockAndReread), case .scheduled = reason, !machine.isExpired(session, now: clock.now) {
+            // Rule D holds only under a timing assumption (docs/PROTOCOL.md,
+            // "What the model found", 3): go on without the lock only for a
+            // token that is already unusable, never for a proactive refresh.
+            logger.notice("Not refreshing ahead of expiry without the store's lock; trying again later")
+            apply(.retry(after: configuration.lockWait))
+            result = .success(session)
         } else {
-            result = await withStoreLock("refresh") {
-                await refreshLocked(from: session, reason: reason, generation: gen, attemptsLeft: 2)
-            }
+            result = await refreshLocked(
+                from: session, reason: reason, generation: gen, lockHeld: lock != nil, attemptsLeft: 2)
         }
+        await lock?.unlock()
         activity.end()
         if inflight?.id == flightID { inflight = nil }
         return result
     }
 
+    /// - Parameter lockHeld: `false` when the lock wait ran out (rule D):
+    ///   then every store write takes the lock again and re-reads first.
     private func refreshLocked(
-        from session: Session, reason: RefreshReason, generation gen: UInt64, attemptsLeft: Int
+        from session: Session, reason: RefreshReason, generation gen: UInt64, lockHeld: Bool, attemptsLeft: Int
     ) async -> Result<Session, SessionError> {
         guard gen == generation else { return .failure(.notSignedIn) }
         var session = session
@@ -148,7 +156,7 @@ extension SessionClient {
         // top of a rotation that is not saved, or the store falls two behind
         // the server and a kill then presents a token the server calls reused.
         if pendingWrite != nil {
-            await retryPendingWrite(lockHeld: true)
+            await retryPendingWrite(lockHeld: lockHeld)
             guard gen == generation, let latest = current else { return .failure(.notSignedIn) }
             if pendingWrite != nil {
                 logger.warning("The last refreshed session is still not saved; not refreshing on top of it")
@@ -175,7 +183,13 @@ extension SessionClient {
                 broadcaster.publish(.tokenRefreshed(refreshed))
             }
             // Persist (verified) first, then publish.
-            if !planted(.persistNothing) { await persistRefreshed(refreshed, generation: gen) }
+            if !planted(.persistNothing) {
+                switch await persistRefreshed(refreshed, replacing: session, generation: gen, lockHeld: lockHeld) {
+                case .stands: break
+                case .dropped: return .failure(current == nil ? .notSignedIn : .cancelled)
+                case .adopted(let adopted): return .success(adopted)
+                }
+            }
             guard gen == generation else { return .failure(.notSignedIn) }
             if planted(.installBeforePersist) { return .success(refreshed) }
             installRefreshed(refreshed)
@@ -188,19 +202,20 @@ extension SessionClient {
             switch await adoptStoredSessionIfNewer(than: session, generation: gen) {
             case .adopted(let adopted):
                 if !machine.isExpired(adopted, now: clock.now) || attemptsLeft <= 1 { return .success(adopted) }
-                return await refreshLocked(from: adopted, reason: reason, generation: gen, attemptsLeft: attemptsLeft - 1)
+                return await refreshLocked(
+                    from: adopted, reason: reason, generation: gen, lockHeld: lockHeld, attemptsLeft: attemptsLeft - 1)
             case .signedOutElsewhere:
                 return .failure(.notSignedIn)
             case .unchanged:
                 logger.notice("The server ended the session", metadata: ["reason": "\(error)"])
                 _ = machine.refreshFailed(.terminal(error), now: clock.now, jitter: 0)
                 broadcaster.publish(.refreshFailed(error, willRetry: false))
-                await endSession(.expired(error), lockHeld: true)
+                await endSession(.expired(error), lockHeld: lockHeld, fromRefresh: true)
                 return .failure(error)
             }
         case .transient(let error), .refused(let error):
             if planted(.transientEndsSession) {
-                await endSession(.expired(.sessionExpired), lockHeld: true)
+                await endSession(.expired(.sessionExpired), lockHeld: lockHeld, fromRefresh: true)
                 return .failure(.sessionExpired)
             }
             return .failure(refreshFailed(outcome, error: error, session: session))

@@ -69,8 +69,10 @@ public final class FileSessionStore: SessionStore {
             // Written by a newer app: leave it alone rather than lose it.
             throw .unsupportedVersion(record.version)
         }
-        let pendingOnly = record.accessToken.isEmpty && record.refreshToken.isEmpty && record.pkceVerifier?.isEmpty == false
-        if !pendingOnly, record.refreshToken.isEmpty || record.accessToken.isEmpty {
+        // No token at all is a record without a session (an OAuth sign-in in
+        // progress, or a sign-out's sequence); one token alone is damage.
+        let noSession = record.accessToken.isEmpty && record.refreshToken.isEmpty
+        if !noSession, record.refreshToken.isEmpty || record.accessToken.isEmpty {
             throw .corrupt(detail: "a token is empty", movedTo: .file(try moveAside()))
         }
         return record

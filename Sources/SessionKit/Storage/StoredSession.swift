@@ -73,6 +73,15 @@ public struct StoredSession: Sendable, Hashable, Codable {
             oauthStartedAt: startedAt)
     }
 
+    /// The record a sign-out leaves: no session, only the sequence.
+    ///
+    /// Deleting the record would lose the sequence, and a process that has
+    /// seen more would then misread the next sign-in as older than the session
+    /// it ended — and delete it (docs/PROTOCOL.md, "What the model found", 4).
+    public static func signedOut(sequence: UInt64) -> StoredSession {
+        StoredSession(accessToken: "", refreshToken: "", expiresAt: nil, sequence: sequence)
+    }
+
     /// A copy with the OAuth sign-in in progress carried over from `other`.
     func carryingOAuth(of other: StoredSession?) -> StoredSession {
         var copy = self
@@ -82,7 +91,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         return copy
     }
 
-    /// False for a record that holds only a pending OAuth verifier.
+    /// False for a record that holds only a pending OAuth verifier, or only a sign-out's sequence.
     public var holdsSession: Bool { !accessToken.isEmpty && !refreshToken.isEmpty }
 
     enum CodingKeys: String, CodingKey {

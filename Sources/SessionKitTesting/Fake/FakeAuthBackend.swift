@@ -175,7 +175,7 @@ public actor FakeAuthBackend: HTTPTransport {
                 return try gatewayError(request, status: status, code: code, message: message, headers: headers)
             case .hold(let gate):
                 await gate.pass()
-            case .commitThenDrop, .body:
+            case .commitThenDrop, .body, .holdAnswer:
                 after = fault
             }
         }
@@ -183,6 +183,9 @@ public actor FakeAuthBackend: HTTPTransport {
         switch after {
         case .commitThenDrop(let code): throw URLError(code)
         case .body(let body, let status): return try respond(request, status: status, body: body)
+        case .holdAnswer(let gate):
+            await gate.pass()
+            return answer
         default: return answer
         }
     }

@@ -16,6 +16,9 @@ public enum FakeFault: Sendable {
     case gatewayError(status: Int, code: ErrorCode, message: String? = nil, headers: [String: String] = [:])
     /// Wait until the gate opens, then handle the request normally.
     case hold(FakeGate)
+    /// Handle the request (a refresh rotates), then wait until the gate opens
+    /// before answering: an answer that arrives late, after other clients moved on.
+    case holdAnswer(FakeGate)
     /// Handle the request (a refresh rotates), then lose the answer with this error.
     case commitThenDrop(URLError.Code = .networkConnectionLost)
     /// Handle the request, then replace the answer's body (status 200 unless given).

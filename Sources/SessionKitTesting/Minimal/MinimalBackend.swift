@@ -121,7 +121,7 @@ public actor MinimalBackend: HTTPTransport {
             case .drop(let code): throw URLError(code)
             case .status(let status, let body, let headers): return try respond(request, status, body, headers)
             case .hold(let gate): await gate.pass()
-            case .commitThenDrop, .body: after = fault
+            case .commitThenDrop, .body, .holdAnswer: after = fault
             case .goTrueError, .gatewayError: break
             }
         }
@@ -129,6 +129,9 @@ public actor MinimalBackend: HTTPTransport {
         switch after {
         case .commitThenDrop(let code): throw URLError(code)
         case .body(let body, let status): return try respond(request, status, body, [:])
+        case .holdAnswer(let gate):
+            await gate.pass()
+            return answer
         default: return answer
         }
     }

@@ -64,6 +64,9 @@ struct AnyStore: SessionStore {
     func save(_ session: StoredSession) async throws(SessionStoreError) { try await base.save(session) }
     func clear() async throws(SessionStoreError) { try await base.clear() }
     func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock { try await base.lockForRefresh() }
+    func lockForRefresh(waitingAtMost seconds: TimeInterval) async throws(SessionStoreError) -> any SessionStoreLock {
+        try await base.lockForRefresh(waitingAtMost: seconds)
+    }
 }
 
 /// Records every event of one subscription until the client shuts down.

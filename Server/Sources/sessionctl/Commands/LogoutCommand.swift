@@ -17,7 +17,7 @@ struct LogoutCommand: AsyncParsableCommand {
         try await global.execute { context in
             let wasSignedIn: Bool
             do {
-                wasSignedIn = try await context.store.load() != nil
+                wasSignedIn = try await context.store.load()?.holdsSession == true
             } catch {
                 // Unreadable: signing out still clears it.
                 context.logger.warning("The stored session could not be read", metadata: ["reason": "\(error)"])
