@@ -8,9 +8,10 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
     case sqliteInMemory
     /// A PostgreSQL server: `postgres://user:password@host:port/database`.
     ///
-    /// Two optional query items are understood: `schema=NAME` (tables live
-    /// in that schema, created when missing; tests use one per run) and
-    /// `sslmode=disable|prefer|require`.
+    /// Optional query items: `schema=NAME` (tables live in that schema,
+    /// created when missing; tests use one per run), `sslmode` with libpq's
+    /// values (`disable`, `prefer`, `require`, `verify-ca`, `verify-full`;
+    /// anything else is a startup error) and `sslrootcert=PATH`.
     case postgres(url: String)
 
     /// Reads `--database`: a `postgres://` or `postgresql://` URL, `:memory:`, or a file path.

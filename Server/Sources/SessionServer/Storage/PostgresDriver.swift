@@ -22,12 +22,8 @@ final class PostgresDriver: DatabaseDriver {
         if let schema, !schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
             throw ConfigurationError("The schema name may hold only letters, digits and underscores.")
         }
-        let tls: PostgresClient.Configuration.TLS
-        switch query.first(where: { $0.name == "sslmode" })?.value {
-        case "require": tls = .require(.makeClientConfiguration())
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        default: tls = .disable
-        }
+        let tls = try PostgresSSLMode(parameter: query.first { $0.name == "sslmode" }?.value)
+            .tls(rootCertificate: query.first { $0.name == "sslrootcert" }?.value)
         let database = components.path.split(separator: "/").first.map(String.init)
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
