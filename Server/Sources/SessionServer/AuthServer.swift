@@ -118,7 +118,7 @@ public struct AuthServer: Sendable {
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
             ipLimiter: RateLimiter(limit: configuration.tokenRequestsPerMinutePerIP, clock: configuration.clock),
-            authMiddleware: authMiddleware, trustForwardedFor: configuration.trustForwardedFor, oauth: oauth
+            authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth
         ).register(on: goTrue)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))

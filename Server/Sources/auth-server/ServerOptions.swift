@@ -42,6 +42,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "File with the key that seals signing keys at rest: base64 of 32 bytes, e.g. `openssl rand -base64 32` (env AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE, or the key itself in AUTH_SERVER_KEY_ENCRYPTION_KEY; default: a key built into the binary, with a warning).")
     var keyEncryptionKeyFile: String?
 
+    @Option(help: "Comma-separated CIDR ranges of the proxies in front of the server, e.g. 10.0.0.0/8,::1; their X-Forwarded-For is believed, the client being the rightmost hop that is not one of them (env AUTH_SERVER_TRUSTED_PROXIES; default: none, the socket peer is the client).")
+    var trustedProxies: String?
+
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -53,7 +56,7 @@ struct ServerOptions: ParsableArguments {
                     refreshGrace: refreshGrace, leeway: leeway, redirectAllowList: redirectAllowList,
                     oauthProvidersFile: oauthProviders, externalURL: externalUrl,
                     minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
-                    keyEncryptionKeyFile: keyEncryptionKeyFile))
+                    keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

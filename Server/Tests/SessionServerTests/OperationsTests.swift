@@ -120,9 +120,9 @@ struct OperationsTests {
     func limitsTokenEndpointsPerClientIP(database: TestDatabase) async throws {
         let test = try await TestServer.make(database) {
             $0.tokenRequestsPerMinutePerIP = 2
-            $0.trustForwardedFor = true
+            $0.trustedProxies = try! TrustedProxies(parsing: "127.0.0.1,::1")
         }
-        try await test.run { client in
+        try await test.runLive { client in
             let first: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"]
             let second: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.1"]
             for _ in 0..<2 {
@@ -131,6 +131,23 @@ struct OperationsTests {
             let limited = try await client.send(.post, "/auth/v1/token?grant_type=refresh_token", json: #"{"refresh_token":"x"}"#, headers: first)
             #expect(limited.status == .tooManyRequests)
             #expect(try await client.send(.post, "/auth/v1/token?grant_type=refresh_token", json: #"{"refresh_token":"x"}"#, headers: second).status == .badRequest)
+        }
+    }
+
+    /// Behind a trusted proxy, a client that writes its own `X-Forwarded-For`
+    /// entries cannot step out of its limit: only the hop the proxy added counts.
+    @Test func aSpoofedForwardedForDoesNotEscapeTheLimit() async throws {
+        let test = try await TestServer.make(.sqlite) {
+            $0.tokenRequestsPerMinutePerIP = 2
+            $0.trustedProxies = try! TrustedProxies(parsing: "127.0.0.1,::1")
+        }
+        try await test.runLive { client in
+            var statuses: [HTTPResponse.Status] = []
+            for attempt in 0..<3 {
+                let headers: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.18.0.\(attempt), 203.0.113.7"]
+                statuses.append(try await client.send(.post, "/auth/v1/token?grant_type=refresh_token", json: #"{"refresh_token":"x"}"#, headers: headers).status)
+            }
+            #expect(statuses == [.badRequest, .badRequest, .tooManyRequests])
         }
     }
 

@@ -20,13 +20,16 @@ public struct ConfigurationOverrides: Sendable {
     public var reauthenticationWindow: Double?
     /// File holding the key-encryption key (base64, or 32 raw bytes).
     public var keyEncryptionKeyFile: String?
+    /// Comma-separated CIDR ranges of the proxies whose `X-Forwarded-For` is believed.
+    public var trustedProxies: String?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
         refreshGrace: Double? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
         oauthProvidersFile: String? = nil, externalURL: String? = nil, minimumPasswordLength: Int? = nil,
-        reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil
+        reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil, trustedProxies: String? = nil
     ) {
+        self.trustedProxies = trustedProxies
         self.keyEncryptionKeyFile = keyEncryptionKeyFile
         self.reauthenticationWindow = reauthenticationWindow
         self.minimumPasswordLength = minimumPasswordLength
@@ -47,7 +50,7 @@ extension AuthServerConfiguration {
     /// (`AUTH_SERVER_HOST`, `AUTH_SERVER_PORT`, `AUTH_SERVER_DATABASE`,
     /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
     /// `AUTH_SERVER_LEEWAY`, `AUTH_SERVER_MINIMUM_PASSWORD_LENGTH`,
-    /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`; the KEK from `--key-encryption-key-file`,
+    /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`, `AUTH_SERVER_TRUSTED_PROXIES`; the KEK from `--key-encryption-key-file`,
     /// else `AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE`, else `AUTH_SERVER_KEY_ENCRYPTION_KEY`
     /// as base64), else docs/DESIGN.md's default.
     ///
@@ -95,6 +98,9 @@ extension AuthServerConfiguration {
         if let window = try flags.reauthenticationWindow ?? number("AUTH_SERVER_REAUTHENTICATION_WINDOW") {
             guard window >= 0 else { throw ConfigurationError("The re-authentication window must not be negative.") }
             configuration.reauthenticationWindow = window
+        }
+        if let proxies = flags.trustedProxies ?? environment["AUTH_SERVER_TRUSTED_PROXIES"] {
+            configuration.trustedProxies = try TrustedProxies(parsing: proxies)
         }
         do {
             if let file = flags.keyEncryptionKeyFile ?? environment["AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE"] {

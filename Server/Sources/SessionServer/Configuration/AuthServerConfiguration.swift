@@ -39,8 +39,8 @@ public struct AuthServerConfiguration: Sendable {
     public var passwordSignInsPerMinutePerEmail: Int
     /// Gateway (`/v1`) requests per signed-in user per minute.
     public var gatewayRequestsPerMinutePerUser: Int
-    /// Use the first `X-Forwarded-For` address as the client IP (only behind a trusted proxy).
-    public var trustForwardedFor: Bool
+    /// The proxies whose `X-Forwarded-For` is believed (none: the socket peer is the client).
+    public var trustedProxies: TrustedProxies
     /// How often the pruning service deletes expired refresh tokens, in seconds.
     public var pruneInterval: TimeInterval
     /// Seals signing keys at rest; `nil` runs on the key built into the binary (with a warning).
@@ -85,7 +85,7 @@ public struct AuthServerConfiguration: Sendable {
         tokenRequestsPerMinutePerIP: Int = SessionDefaults.tokenRequestsPerMinutePerIP,
         passwordSignInsPerMinutePerEmail: Int = SessionDefaults.passwordSignInsPerMinutePerEmail,
         gatewayRequestsPerMinutePerUser: Int = 600,
-        trustForwardedFor: Bool = false,
+        trustedProxies: TrustedProxies = .none,
         pruneInterval: TimeInterval = 3600,
         keyEncryptionKey: KeyEncryptionKey? = nil,
         clock: any SessionClock = SystemClock(),
@@ -114,7 +114,7 @@ public struct AuthServerConfiguration: Sendable {
         self.tokenRequestsPerMinutePerIP = tokenRequestsPerMinutePerIP
         self.passwordSignInsPerMinutePerEmail = passwordSignInsPerMinutePerEmail
         self.gatewayRequestsPerMinutePerUser = gatewayRequestsPerMinutePerUser
-        self.trustForwardedFor = trustForwardedFor
+        self.trustedProxies = trustedProxies
         self.pruneInterval = pruneInterval
         self.keyEncryptionKey = keyEncryptionKey
         self.clock = clock

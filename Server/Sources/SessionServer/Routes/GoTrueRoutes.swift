@@ -11,7 +11,7 @@ struct GoTrueRoutes: Sendable {
     let keyRing: KeyRing
     let ipLimiter: RateLimiter
     let authMiddleware: AuthMiddleware<AuthRequestContext>
-    let trustForwardedFor: Bool
+    let trustedProxies: TrustedProxies
     let oauth: OAuthService
 
     func register(on group: RouterGroup<AuthRequestContext>) {
@@ -95,16 +95,17 @@ struct GoTrueRoutes: Sendable {
         SessionService.Origin(userAgent: request.headers[.userAgent], ip: clientIP(request, context))
     }
 
+    private func clientAddress(_ request: Request, _ context: AuthRequestContext) -> IPAddress? {
+        trustedProxies.clientAddress(
+            peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!])
+    }
+
     private func clientIP(_ request: Request, _ context: AuthRequestContext) -> String? {
-        if trustForwardedFor, let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] {
-            let first = forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
-            if let first, !first.isEmpty { return String(first.prefix(64)) }
-        }
-        return context.remoteIP
+        clientAddress(request, context)?.description
     }
 
     private func limitByIP(_ request: Request, _ context: AuthRequestContext) async throws {
-        let key = clientIP(request, context) ?? "unknown"
+        let key = clientAddress(request, context)?.rateLimitKey ?? "unknown"
         if case .limited(let seconds) = await ipLimiter.attempt(key) { throw AuthError.rateLimited(retryAfter: seconds) }
     }
 }
