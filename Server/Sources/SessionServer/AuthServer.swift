@@ -93,19 +93,32 @@ public struct AuthServer: Sendable {
     public func buildRouter() -> Router<AuthRequestContext> {
         let router = Router(context: AuthRequestContext.self)
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
-        // Browsers running supabase-js call the API cross-origin; tokens travel
-        // in headers, never cookies, so no credentials mode is needed.
-        router.add(
-            middleware: CORSMiddleware(
+        // Browsers running supabase-js call the API cross-origin, from the
+        // origins the operator lists; tokens travel in headers, never
+        // cookies, so no credentials mode is needed.
+        router.add(middleware: CORSAllowListMiddleware(allowList: configuration.corsOrigins, cors: CORSMiddleware(
                 allowOrigin: .originBased,
                 allowHeaders: [
                     .accept, .authorization, .contentType, .origin, HTTPField.Name("apikey")!,
                     HTTPField.Name("x-client-info")!, GoTrueError.apiVersionHeader,
                 ],
                 allowMethods: [.get, .post, .put, .patch, .delete, .head, .options],
-                exposedHeaders: ["X-Supabase-Api-Version", "Retry-After", "WWW-Authenticate"]))
-        router.get("metrics") { _, _ in
-            Response(
+                exposedHeaders: ["X-Supabase-Api-Version", "Retry-After", "WWW-Authenticate"])))
+        let metricsAccess = MetricsAccess(token: configuration.metricsToken)
+        router.get("metrics") { request, context in
+            switch metricsAccess.decide(headers: request.headers, peer: context.remoteIP) {
+            case .allowed: break
+            case .needsToken:
+                return Response(
+                    status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8", .wwwAuthenticate: "Bearer"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "/metrics needs the metrics token as a bearer token.\n")))
+            case .notLocal:
+                return Response(
+                    status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string:
+                        "/metrics answers local, unforwarded requests only; set AUTH_SERVER_METRICS_TOKEN to scrape it from elsewhere.\n")))
+            }
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
         }

@@ -45,6 +45,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Comma-separated CIDR ranges of the proxies in front of the server, e.g. 10.0.0.0/8,::1; their X-Forwarded-For is believed, the client being the rightmost hop that is not one of them (env AUTH_SERVER_TRUSTED_PROXIES; default: none, the socket peer is the client).")
     var trustedProxies: String?
 
+    @Option(help: "Comma-separated browser origins allowed to call the API, e.g. https://app.example.com, or * for any (env AUTH_SERVER_CORS_ORIGINS; default: none). /metrics answers local requests, or anyone with the bearer token in env AUTH_SERVER_METRICS_TOKEN.")
+    var corsOrigins: String?
+
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -56,7 +59,8 @@ struct ServerOptions: ParsableArguments {
                     refreshGrace: refreshGrace, leeway: leeway, redirectAllowList: redirectAllowList,
                     oauthProvidersFile: oauthProviders, externalURL: externalUrl,
                     minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
-                    keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies))
+                    keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies,
+                    corsOrigins: corsOrigins))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

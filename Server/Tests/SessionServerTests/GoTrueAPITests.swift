@@ -228,7 +228,7 @@ struct GoTrueAPITests {
 /// Browsers (supabase-js) call cross-origin.
 struct CORSTests {
     @Test func answersPreflightForTheTokenEndpoint() async throws {
-        let test = try await TestServer.make()
+        let test = try await TestServer.make { $0.corsOrigins = try! CORSAllowList(parsing: "https://app.example") }
         try await test.run { client in
             let response = try await client.executeRequest(
                 uri: "/auth/v1/token?grant_type=password", method: .options,

@@ -16,7 +16,7 @@ struct OperationsTests {
     func countsSignInsRefreshesReuseAndUnauthorizedInMetrics(database: TestDatabase) async throws {
         let logs = CapturedLogs()
         let test = try await TestServer.make(database, logger: logs.logger())
-        try await test.run { client in
+        try await test.runLive { client in
             let session = try await client.signUp()
             _ = try await client.signIn("ada@example.com", password: "wrong-password")
             let next = try await client.refresh(session.refreshToken).decode(TokenResponse.self)

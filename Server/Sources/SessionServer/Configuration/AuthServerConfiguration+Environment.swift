@@ -22,13 +22,17 @@ public struct ConfigurationOverrides: Sendable {
     public var keyEncryptionKeyFile: String?
     /// Comma-separated CIDR ranges of the proxies whose `X-Forwarded-For` is believed.
     public var trustedProxies: String?
+    /// Comma-separated browser origins allowed to call the API.
+    public var corsOrigins: String?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
         refreshGrace: Double? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
         oauthProvidersFile: String? = nil, externalURL: String? = nil, minimumPasswordLength: Int? = nil,
-        reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil, trustedProxies: String? = nil
+        reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil, trustedProxies: String? = nil,
+        corsOrigins: String? = nil
     ) {
+        self.corsOrigins = corsOrigins
         self.trustedProxies = trustedProxies
         self.keyEncryptionKeyFile = keyEncryptionKeyFile
         self.reauthenticationWindow = reauthenticationWindow
@@ -50,7 +54,8 @@ extension AuthServerConfiguration {
     /// (`AUTH_SERVER_HOST`, `AUTH_SERVER_PORT`, `AUTH_SERVER_DATABASE`,
     /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
     /// `AUTH_SERVER_LEEWAY`, `AUTH_SERVER_MINIMUM_PASSWORD_LENGTH`,
-    /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`, `AUTH_SERVER_TRUSTED_PROXIES`; the KEK from `--key-encryption-key-file`,
+    /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`, `AUTH_SERVER_TRUSTED_PROXIES`, `AUTH_SERVER_CORS_ORIGINS`,
+    /// `AUTH_SERVER_METRICS_TOKEN` (environment only); the KEK from `--key-encryption-key-file`,
     /// else `AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE`, else `AUTH_SERVER_KEY_ENCRYPTION_KEY`
     /// as base64), else docs/DESIGN.md's default.
     ///
@@ -101,6 +106,13 @@ extension AuthServerConfiguration {
         }
         if let proxies = flags.trustedProxies ?? environment["AUTH_SERVER_TRUSTED_PROXIES"] {
             configuration.trustedProxies = try TrustedProxies(parsing: proxies)
+        }
+        if let origins = flags.corsOrigins ?? environment["AUTH_SERVER_CORS_ORIGINS"] {
+            configuration.corsOrigins = try CORSAllowList(parsing: origins)
+        }
+        if let token = environment["AUTH_SERVER_METRICS_TOKEN"] {
+            guard token.count >= 16 else { throw ConfigurationError("AUTH_SERVER_METRICS_TOKEN must be at least 16 characters.") }
+            configuration.metricsToken = token
         }
         do {
             if let file = flags.keyEncryptionKeyFile ?? environment["AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE"] {

@@ -41,6 +41,10 @@ public struct AuthServerConfiguration: Sendable {
     public var gatewayRequestsPerMinutePerUser: Int
     /// The proxies whose `X-Forwarded-For` is believed (none: the socket peer is the client).
     public var trustedProxies: TrustedProxies
+    /// The browser origins allowed to call the API (none by default).
+    public var corsOrigins: CORSAllowList
+    /// The bearer token `/metrics` asks for; without one, only local unforwarded requests read it.
+    public var metricsToken: String?
     /// How often the pruning service deletes expired refresh tokens, in seconds.
     public var pruneInterval: TimeInterval
     /// Seals signing keys at rest; `nil` runs on the key built into the binary (with a warning).
@@ -86,6 +90,8 @@ public struct AuthServerConfiguration: Sendable {
         passwordSignInsPerMinutePerEmail: Int = SessionDefaults.passwordSignInsPerMinutePerEmail,
         gatewayRequestsPerMinutePerUser: Int = 600,
         trustedProxies: TrustedProxies = .none,
+        corsOrigins: CORSAllowList = .none,
+        metricsToken: String? = nil,
         pruneInterval: TimeInterval = 3600,
         keyEncryptionKey: KeyEncryptionKey? = nil,
         clock: any SessionClock = SystemClock(),
@@ -115,6 +121,8 @@ public struct AuthServerConfiguration: Sendable {
         self.passwordSignInsPerMinutePerEmail = passwordSignInsPerMinutePerEmail
         self.gatewayRequestsPerMinutePerUser = gatewayRequestsPerMinutePerUser
         self.trustedProxies = trustedProxies
+        self.corsOrigins = corsOrigins
+        self.metricsToken = metricsToken
         self.pruneInterval = pruneInterval
         self.keyEncryptionKey = keyEncryptionKey
         self.clock = clock

@@ -393,10 +393,23 @@ paths:
     get:
       tags: [operations]
       operationId: metrics
+      description: >-
+        Answers local requests that no proxy forwarded; with AUTH_SERVER_METRICS_TOKEN
+        set, answers the holder of that bearer token from anywhere.
       security: []
       responses:
         "200":
           description: Counters in the Prometheus text format.
+          content:
+            text/plain:
+              schema: { type: string }
+        "401":
+          description: A metrics token is configured and was not presented.
+          content:
+            text/plain:
+              schema: { type: string }
+        "403":
+          description: No metrics token is configured and the request is not local, or was forwarded.
           content:
             text/plain:
               schema: { type: string }
