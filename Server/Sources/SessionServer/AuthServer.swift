@@ -131,6 +131,7 @@ public struct AuthServer: Sendable {
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
             ipLimiter: RateLimiter(limit: configuration.tokenRequestsPerMinutePerIP, clock: configuration.clock),
+            userUpdateLimiter: RateLimiter(limit: configuration.userUpdatesPerMinutePerUser, clock: configuration.clock),
             authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth
         ).register(on: goTrue)
         let gateway = router.group("v1")

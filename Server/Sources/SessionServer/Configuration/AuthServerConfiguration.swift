@@ -39,6 +39,8 @@ public struct AuthServerConfiguration: Sendable {
     public var passwordSignInsPerMinutePerEmail: Int
     /// Gateway (`/v1`) requests per signed-in user per minute.
     public var gatewayRequestsPerMinutePerUser: Int
+    /// `PUT /auth/v1/user` per user and minute (each password change costs a bcrypt hash).
+    public var userUpdatesPerMinutePerUser: Int
     /// The proxies whose `X-Forwarded-For` is believed (none: the socket peer is the client).
     public var trustedProxies: TrustedProxies
     /// The browser origins allowed to call the API (none by default).
@@ -89,6 +91,7 @@ public struct AuthServerConfiguration: Sendable {
         tokenRequestsPerMinutePerIP: Int = SessionDefaults.tokenRequestsPerMinutePerIP,
         passwordSignInsPerMinutePerEmail: Int = SessionDefaults.passwordSignInsPerMinutePerEmail,
         gatewayRequestsPerMinutePerUser: Int = 600,
+        userUpdatesPerMinutePerUser: Int = 10,
         trustedProxies: TrustedProxies = .none,
         corsOrigins: CORSAllowList = .none,
         metricsToken: String? = nil,
@@ -120,6 +123,7 @@ public struct AuthServerConfiguration: Sendable {
         self.tokenRequestsPerMinutePerIP = tokenRequestsPerMinutePerIP
         self.passwordSignInsPerMinutePerEmail = passwordSignInsPerMinutePerEmail
         self.gatewayRequestsPerMinutePerUser = gatewayRequestsPerMinutePerUser
+        self.userUpdatesPerMinutePerUser = userUpdatesPerMinutePerUser
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.metricsToken = metricsToken

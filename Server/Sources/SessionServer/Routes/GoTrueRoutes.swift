@@ -10,6 +10,8 @@ struct GoTrueRoutes: Sendable {
     let sessions: SessionService
     let keyRing: KeyRing
     let ipLimiter: RateLimiter
+    /// Per user: an update may carry a password, and each costs a bcrypt hash.
+    let userUpdateLimiter: RateLimiter
     let authMiddleware: AuthMiddleware<AuthRequestContext>
     let trustedProxies: TrustedProxies
     let oauth: OAuthService
@@ -42,6 +44,10 @@ struct GoTrueRoutes: Sendable {
         }
         bearer.put("user") { request, context in
             let identity = try context.requireIdentity()
+            try await limitByIP(request, context)
+            if case .limited(let seconds) = await userUpdateLimiter.attempt(identity.userID) {
+                throw AuthError.rateLimited(retryAfter: seconds)
+            }
             let update = try await RequestDecoding.decode(UserUpdate.self, from: request)
             return try JSONResponse.make(try await updateUser(identity, update))
         }

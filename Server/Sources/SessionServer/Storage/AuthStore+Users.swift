@@ -61,16 +61,25 @@ extension AuthStore {
     /// Merges `metadata` into the user's metadata (a `null` value removes a key).
     ///
     /// - Throws: ``AuthError/notFound`` when the user is gone.
+    /// The most `user_metadata` a user may hold, encoded.
+    static let maximumMetadataBytes = 64 * 1024
+
     public func mergeUserMetadata(id: String, metadata: [String: JSONValue], now: Date) async throws -> UserRecord {
         try await driver.transaction { db in
             guard var user = try await Self.fetchUser(id: id, on: db) else { throw AuthError.notFound }
             for (key, value) in metadata {
                 if value == .null { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
             }
+            // The cap is on what is stored, not on one merge: small merges must not add up without end.
+            let encoded = try Self.encodeMetadata(user.userMetadata)
+            guard encoded.utf8.count <= Self.maximumMetadataBytes else {
+                throw AuthError.invalidRequest(
+                    field: "data", "user_metadata would exceed \(Self.maximumMetadataBytes / 1024) KiB in total; remove keys (set them to null) first.")
+            }
             user.updatedAt = now
             try await db.raw(
                 """
-                UPDATE users SET user_metadata = \(bind: try Self.encodeMetadata(user.userMetadata)),
+                UPDATE users SET user_metadata = \(bind: encoded),
                 updated_at = \(bind: now.stored) WHERE id = \(bind: id)
                 """
             ).run()
