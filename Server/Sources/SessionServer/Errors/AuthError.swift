@@ -137,6 +137,11 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let databaseUnavailable = AuthError(
         .databaseUnavailable, "The service is briefly unavailable. You are still signed in; please try again in a moment.",
         retryAfter: 1)
+    /// The keys that verify access tokens cannot be fetched (a remote JWKS is
+    /// down and nothing cached is fresh enough): transient, 503 with `Retry-After`.
+    public static let verificationKeysUnavailable = AuthError(
+        .databaseUnavailable, "The service cannot check sessions right now. You are still signed in; please try again in a moment.",
+        retryAfter: 5)
     /// A server fault; the message is generic on purpose.
     public static let internalFailure = AuthError(.internalFailure, "Something went wrong on our side. Please try again.")
 }

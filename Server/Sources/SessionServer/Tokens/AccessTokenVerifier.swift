@@ -48,8 +48,11 @@ public struct AccessTokenVerifier: Sendable {
         let publicKey: P256.Signing.PublicKey?
         do {
             publicKey = try await keys.verificationKey(kid: kid)
+        } catch let error as AuthError {
+            throw error
         } catch {
-            throw AuthError.internalFailure
+            // A key source that cannot answer is an outage, not a server fault: clients retry.
+            throw AuthError.verificationKeysUnavailable
         }
         guard let publicKey else { throw reject("unknown kid") }
         guard let signatureData = Base64URL.decode(parts[2]), signatureData.count == 64 else {

@@ -14,14 +14,23 @@ public protocol JWKSFetcher: Sendable {
 
 /// Fetches with URLSession.
 public struct URLSessionJWKSFetcher: JWKSFetcher {
+    /// The largest JWKS body read: a key set is a few KiB; anything near this is not one.
+    public static let maximumBodyBytes = 64 * 1024
+
     public init() {}
 
     public func fetchJWKS(from url: URL) async throws -> JWKS {
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let (data, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
-            throw ConfigurationError("The JWKS at \(url.absoluteString) did not answer 200.")
+        return try Self.decode(data, status: (response as? HTTPURLResponse)?.statusCode, from: url)
+    }
+
+    /// Reads an answer: a 200 with a JSON key set no larger than ``maximumBodyBytes``.
+    static func decode(_ data: Data, status: Int?, from url: URL) throws -> JWKS {
+        guard status == 200 else { throw ConfigurationError("The JWKS at \(url.absoluteString) did not answer 200.") }
+        guard data.count <= maximumBodyBytes else {
+            throw ConfigurationError("The JWKS at \(url.absoluteString) is larger than \(maximumBodyBytes / 1024) KiB.")
         }
         return try JSONDecoder().decode(JWKS.self, from: data)
     }
@@ -31,38 +40,81 @@ public struct URLSessionJWKSFetcher: JWKSFetcher {
 ///
 /// Cached for `cacheLifetime`; an unknown `kid` refetches at once (keys
 /// rotate), but at most once per `minimumRefetchInterval` so random kids
-/// cannot turn the verifier into a request amplifier.
+/// cannot turn the verifier into a request amplifier. One fetch at a time:
+/// callers that arrive meanwhile wait for it. When a fetch fails, the last
+/// good key set keeps verifying for `staleLifetime` more, and the next try
+/// waits `minimumRefetchInterval`; with no usable keys at all, verification
+/// fails as ``AuthError/verificationKeysUnavailable`` (503, transient), never a 500.
 public actor RemoteJWKSKeySource: VerificationKeySource {
     private let url: URL
     private let fetcher: any JWKSFetcher
     private let clock: any SessionClock
     private let cacheLifetime: TimeInterval
     private let minimumRefetchInterval: TimeInterval
+    private let staleLifetime: TimeInterval
     private var keys: [String: P256.Signing.PublicKey] = [:]
     private var fetchedAt: Date?
+    private var failedAt: Date?
+    private var inflight: Task<[String: P256.Signing.PublicKey], any Error>?
 
     public init(
         url: URL, fetcher: any JWKSFetcher = URLSessionJWKSFetcher(), clock: any SessionClock = SystemClock(),
-        cacheLifetime: TimeInterval = 600, minimumRefetchInterval: TimeInterval = 10
+        cacheLifetime: TimeInterval = 600, minimumRefetchInterval: TimeInterval = 10, staleLifetime: TimeInterval = 3600
     ) {
         self.url = url
         self.fetcher = fetcher
         self.clock = clock
         self.cacheLifetime = cacheLifetime
         self.minimumRefetchInterval = minimumRefetchInterval
+        self.staleLifetime = staleLifetime
     }
 
     public func verificationKey(kid: String) async throws -> P256.Signing.PublicKey? {
         let now = clock.now
-        if let fetchedAt, now.timeIntervalSince(fetchedAt) < cacheLifetime, let key = keys[kid] { return key }
-        if let fetchedAt, keys[kid] == nil, now.timeIntervalSince(fetchedAt) < minimumRefetchInterval { return nil }
-        let jwks = try await fetcher.fetchJWKS(from: url)
-        var fresh: [String: P256.Signing.PublicKey] = [:]
-        for jwk in jwks.keys {
-            if let kid = jwk.kid, let key = jwk.p256PublicKey { fresh[kid] = key }
+        let age = fetchedAt.map { now.timeIntervalSince($0) }
+        if let age, age < cacheLifetime, let key = keys[kid] { return key }
+        if let age, keys[kid] == nil, age < minimumRefetchInterval { return nil }
+        // Failing lately: answer from what we have rather than asking again on every request.
+        if let failedAt, now.timeIntervalSince(failedAt) < minimumRefetchInterval { return try stale(kid, now: now) }
+        let task: Task<[String: P256.Signing.PublicKey], any Error>
+        if let inflight {
+            task = inflight
+        } else {
+            let fetcher = self.fetcher
+            let url = self.url
+            task = Task {
+                let jwks = try await fetcher.fetchJWKS(from: url)
+                var fresh: [String: P256.Signing.PublicKey] = [:]
+                for jwk in jwks.keys {
+                    if let kid = jwk.kid, let key = jwk.p256PublicKey { fresh[kid] = key }
+                }
+                return fresh
+            }
+            inflight = task
         }
-        keys = fresh
-        fetchedAt = now
-        return fresh[kid]
+        do {
+            let fresh = try await task.value
+            if inflight == task {
+                inflight = nil
+                keys = fresh
+                fetchedAt = now
+                failedAt = nil
+            }
+            return fresh[kid]
+        } catch {
+            if inflight == task {
+                inflight = nil
+                failedAt = now
+            }
+            return try stale(kid, now: now)
+        }
+    }
+
+    /// `kid` from the last good set while it is within the stale bound.
+    private func stale(_ kid: String, now: Date) throws -> P256.Signing.PublicKey? {
+        guard let fetchedAt, now.timeIntervalSince(fetchedAt) < cacheLifetime + staleLifetime else {
+            throw AuthError.verificationKeysUnavailable
+        }
+        return keys[kid]
     }
 }
