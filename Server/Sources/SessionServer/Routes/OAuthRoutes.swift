@@ -38,14 +38,38 @@ struct OAuthRoutes: Sendable {
 
     /// The `redirect_uri` given to the provider; the same value must go with
     /// the code exchange, so both legs compute it the same way.
+    ///
+    /// Without `--external-url` it comes from the `Host` header, which the
+    /// caller writes: only a loopback host is taken from there (a developer's
+    /// machine), so nobody can have the provider send codes to a host of their choosing.
     private func callbackURL(_ request: Request) throws -> String {
+        try Self.callbackURL(externalURL: externalURL, authority: request.head.authority)
+    }
+
+    static func callbackURL(externalURL: URL?, authority: String?) throws -> String {
         if let externalURL { return externalURL.appendingPathComponent("auth/v1/callback").absoluteString }
-        guard let authority = request.head.authority, !authority.isEmpty,
+        guard let authority, !authority.isEmpty,
             authority.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) })
         else {
             throw AuthError.invalidRequest(field: "Host", "The Host header is missing or not valid.")
         }
+        guard Self.isLoopback(authority: authority) else {
+            throw AuthError.invalidRequest(
+                field: "Host",
+                "This server builds OAuth callback URLs from the Host header only on loopback; start it with --external-url set to its public URL.")
+        }
         return "http://\(authority)/auth/v1/callback"
+    }
+
+    /// `127.0.0.1`, `[::1]` or `localhost`, with or without a port.
+    static func isLoopback(authority: String) -> Bool {
+        let host: Substring
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            host = authority[...end]
+        } else {
+            host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        }
+        return RedirectAllowList.loopbackHosts.contains(host.lowercased())
     }
 
     /// A redirect that no cache or referrer keeps: the URL may hold a one-time code.
