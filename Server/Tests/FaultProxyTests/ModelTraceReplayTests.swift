@@ -134,7 +134,7 @@ struct ModelTraceReplayTests {
             backend: .goTrue(url: stack.proxy.url, apiKey: "anon-key"), store: FileSessionStore(directory: folder),
             clock: stack.clock,
             transport: MiddlewareTransport(
-                base: URLSessionTransport(requestTimeout: 5, resourceTimeout: 15),
+                base: URLSessionTransport(requestTimeout: 15, resourceTimeout: 30),
                 middlewares: [ServerDateMiddleware(serverClock: stack.clock)]),
             launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: quiet)
         return SessionClient(configuration: configuration, sabotage: sabotage)

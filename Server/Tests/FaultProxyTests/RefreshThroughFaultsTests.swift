@@ -82,7 +82,7 @@ struct RefreshThroughFaultsTests {
             configuration: SessionClientConfiguration(
                 backend: .goTrue(url: url, apiKey: "anon-key"), store: store, clock: stack.clock,
                 transport: MiddlewareTransport(
-                    base: URLSessionTransport(requestTimeout: 5, resourceTimeout: 15),
+                    base: URLSessionTransport(requestTimeout: 15, resourceTimeout: 30),
                     middlewares: [ServerDateMiddleware(serverClock: stack.clock)]),
                 launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: quiet))
     }

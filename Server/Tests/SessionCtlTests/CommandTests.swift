@@ -1,6 +1,7 @@
 import Foundation
 import ProcessTesting
 import SessionCore
+import SessionKit
 import Testing
 
 extension SessionCtlTests {
@@ -58,7 +59,11 @@ extension SessionCtlTests {
 
                 let logout = try await cli.run(["logout"])
                 #expect(logout.status == 0, "\(logout)")
-                #expect(!FileManager.default.fileExists(atPath: cli.profileDirectory() + "/session.json"))
+                // What stays is the sign-out's record: no token, only the sequence (docs/PROTOCOL.md).
+                let left = try await FileSessionStore(directory: URL(fileURLWithPath: cli.profileDirectory())).load()
+                #expect(left?.holdsSession != true)
+                let text = (try? String(contentsOfFile: cli.profileDirectory() + "/session.json", encoding: .utf8)) ?? ""
+                #expect(!text.contains("eyJ"), "a token stayed on disk after logout")
                 for command in ["status", "whoami", "token", "refresh", "sessions"] {
                     let after = try await cli.run([command])
                     #expect(after.status == 1, "\(command): \(after)")

@@ -57,7 +57,12 @@ public struct ServerClockOffset: Sendable, Hashable {
         guard let dateHeader, let serverDate = HTTPDate.parse(dateHeader) else { return false }
         let ageSeconds = age.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
         let roundTrip = sentAt.map { max(0, receivedAt.timeIntervalSince($0)) } ?? 0
-        let sample = Sample(offset: serverDate.addingTimeInterval(ageSeconds).timeIntervalSince(receivedAt), roundTrip: roundTrip)
+        // The server read its clock somewhere between sending and receiving:
+        // measured from the midpoint, the error is at most half the round
+        // trip either way (from `receivedAt` alone, a slow answer made the
+        // server look behind by its whole latency).
+        let midpoint = receivedAt.addingTimeInterval(-roundTrip / 2)
+        let sample = Sample(offset: serverDate.addingTimeInterval(ageSeconds).timeIntervalSince(midpoint), roundTrip: roundTrip)
         // A sample no latency can reconcile with the older ones means a clock
         // was changed: the older samples describe a clock that is gone.
         if let current = samples.min(by: { $0.roundTrip < $1.roundTrip }),
@@ -71,8 +76,10 @@ public struct ServerClockOffset: Sendable, Hashable {
         guard let best = samples.reversed().min(by: { $0.roundTrip < $1.roundTrip }) else { return false }
         let wasKnown = isKnown
         isKnown = true
-        if !wasKnown, abs(best.offset) < Self.noise { return false }
-        if wasKnown, abs(best.offset - seconds) < Self.noise { return false }
+        // Within the sample's own uncertainty (truncation, half its round trip), nothing is known to differ.
+        let uncertainty = Self.noise + best.roundTrip / 2
+        if !wasKnown, abs(best.offset) < uncertainty { return false }
+        if wasKnown, abs(best.offset - seconds) < uncertainty { return false }
         seconds = best.offset
         return true
     }
