@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import SessionCore
+
+/// Taking in what another process wrote (adoption, which only moves
+/// forward), and making a session current (docs/PROTOCOL.md, "Store records").
+extension SessionClient {
+    enum AdoptionResult {
+        case adopted(Session)
+        case signedOutElsewhere
+        case unchanged
+    }
+
+    /// Re-reads the store; adopts a session another process wrote meanwhile.
+    ///
+    /// Adoption only moves forward: a record is adopted when its sequence is
+    /// higher than any this client has seen, never an older one.
+    func adoptStoredSessionIfNewer(than session: Session, generation gen: UInt64) async -> AdoptionResult {
+        let read: Result<StoredSession?, SessionStoreError> = await withStoreAccess {
+            do throws(SessionStoreError) {
+                return .success(try await store.load())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let record: StoredSession?
+        switch read {
+        case .success(let value):
+            record = value
+        case .failure(let error):
+            // The in-memory session stays the authority; the refresh will rewrite the store.
+            logger.error("The session store could not be re-read", metadata: ["reason": "\(error)"])
+            return .unchanged
+        }
+        guard gen == generation else { return .unchanged }
+        // A record holding only a pending OAuth verifier holds no session: as if none were stored.
+        guard let record, record.holdsSession else {
+            if lastStoredRefreshToken != nil, pendingWrite == nil {
+                logger.info("The stored session was removed by another process; signed out")
+                await endSession(.silently, clearStore: false)
+                return .signedOutElsewhere
+            }
+            return .unchanged
+        }
+        guard isNewer(record, than: session) else {
+            if record.refreshToken == session.refreshToken { noteWritten(record) }
+            return .unchanged
+        }
+        return .adopted(adopt(record))
+    }
+
+    /// Makes a record another process wrote current (same generation: it is
+    /// the same sign-in, further along) and says so.
+    @discardableResult
+    func adopt(_ record: StoredSession) -> Session {
+        rememberClock(from: record)
+        var adopted = record.session
+        if adopted.user == nil { adopted.user = current?.user }
+        noteWritten(record)
+        pendingWrite = nil
+        writeRetryTask?.cancel()
+        install(adopted)
+        logger.info("Adopted the session another process refreshed", metadata: ["refresh_token": "\(TokenRedaction.prefix(adopted.refreshToken))"])
+        broadcaster.publish(.adoptedStoredSession(adopted))
+        return adopted
+    }
+
+    /// Makes `session` current (same person, new tokens) and schedules its refresh.
+    func install(_ session: Session) {
+        setCurrent(session)
+        apply(machine.sessionChanged(to: session, now: clock.now))
+    }
+
+    /// As ``install(_:)``, for a session this client just refreshed: a token
+    /// that is already due on arrival waits a backoff before the next refresh.
+    func installRefreshed(_ session: Session) {
+        setCurrent(session)
+        apply(machine.refreshSucceeded(with: session, now: clock.now, jitter: configuration.jitter.unit()))
+    }
+
+    private func setCurrent(_ session: Session) {
+        current = session
+        if isOffline {
+            isOffline = false
+            broadcaster.publish(.online)
+        }
+        broadcaster.set(.signedIn(session))
+    }
+
+    func markOffline(_ session: Session) {
+        broadcaster.set(.offline(session))
+        if !isOffline {
+            isOffline = true
+            broadcaster.publish(.offline)
+        }
+    }
+}
