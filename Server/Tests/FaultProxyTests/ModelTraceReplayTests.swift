@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Logging
 import SessionCore
 import SessionKit
 import SessionKitFaultProxy
@@ -28,10 +27,7 @@ struct ModelTraceReplayTests {
             let c2 = Self.client(stack, folder, sabotage)
             let c1 = Self.client(stack, folder, sabotage)
             _ = try await c2.restore()
-            guard case .signedIn(let first) = try await c2.signUp(email: "reread-\(sabotaged)@trace.test", password: "trace-password-9") else {
-                Issue.record("sign-up did not sign in")
-                return
-            }
+            let first = try #require(try await Self.signUp(c2, "reread-\(sabotaged)@trace.test"), "sign-up did not sign in")
             _ = try await c1.restore()  // both hold token 1
             // C2: access token expired; sends refresh token 1; server: rotated 1 -> 2; C2 saves.
             Self.expire(stack.clock)
@@ -65,10 +61,7 @@ struct ModelTraceReplayTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let c2 = Self.client(stack, folder, sabotaged ? Sabotage(name: "persist-nothing") : nil)
             _ = try await c2.restore()
-            guard case .signedIn(let first) = try await c2.signUp(email: "persist-\(sabotaged)@trace.test", password: "trace-password-9") else {
-                Issue.record("sign-up did not sign in")
-                return
-            }
+            let first = try #require(try await Self.signUp(c2, "persist-\(sabotaged)@trace.test"), "sign-up did not sign in")
             Self.expire(stack.clock)
             _ = try await c2.accessToken()  // rotated 1 -> 2 (sabotaged: installed WITHOUT saving)
             stack.clock.set(to: stack.clock.now.addingTimeInterval(SessionDefaults.refreshReuseGrace + 1))
@@ -102,10 +95,7 @@ struct ModelTraceReplayTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let c2 = Self.client(stack, folder, sabotaged ? Sabotage(name: "transient-ends-session") : nil)
             _ = try await c2.restore()
-            guard case .signedIn(let first) = try await c2.signUp(email: "transient-\(sabotaged)@trace.test", password: "trace-password-9") else {
-                Issue.record("sign-up did not sign in")
-                return
-            }
+            let first = try #require(try await Self.signUp(c2, "transient-\(sabotaged)@trace.test"), "sign-up did not sign in")
             Self.expire(stack.clock)
             armed.arm()  // request LOST before the server
             _ = try? await c2.accessToken()
@@ -128,15 +118,13 @@ struct ModelTraceReplayTests {
 
     /// One process: its own `FileSessionStore` on the shared folder, through the proxy.
     static func client(_ stack: ProxiedServer, _ folder: URL, _ sabotage: Sabotage?) -> SessionClient {
-        var quiet = Logger(label: "trace-client")
-        quiet.logLevel = .critical
-        let configuration = SessionClientConfiguration(
-            backend: .goTrue(url: stack.proxy.url, apiKey: "anon-key"), store: FileSessionStore(directory: folder),
-            clock: stack.clock,
-            transport: MiddlewareTransport(
-                base: URLSessionTransport(requestTimeout: 15, resourceTimeout: 30),
-                middlewares: [ServerDateMiddleware(serverClock: stack.clock)]),
-            launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: quiet)
-        return SessionClient(configuration: configuration, sabotage: sabotage)
+        RefreshThroughFaultsTests.client(
+            stack: stack, url: stack.proxy.url, store: FileSessionStore(directory: folder), sabotage: sabotage)
+    }
+
+    /// Signs up through `client`: the session (holding token 1), or `nil` if it did not sign in.
+    static func signUp(_ client: SessionClient, _ email: String) async throws -> Session? {
+        if case .signedIn(let session) = try await client.signUp(email: email, password: "trace-password-9") { return session }
+        return nil
     }
 }

@@ -75,7 +75,10 @@ struct RefreshThroughFaultsTests {
         do { try FileManager.default.removeItem(at: directory) } catch {}  // a temporary folder; the OS cleans up after us
     }
 
-    static func client(stack: ProxiedServer, url: URL, store: any SessionStore = InMemorySessionStore()) -> SessionClient {
+    /// A client of `url` on the stack's clock; `sabotage` plants a client defect (test builds only).
+    static func client(
+        stack: ProxiedServer, url: URL, store: any SessionStore = InMemorySessionStore(), sabotage: Sabotage? = nil
+    ) -> SessionClient {
         var quiet = Logger(label: "proxy-client")
         quiet.logLevel = .critical
         return SessionClient(
@@ -84,7 +87,8 @@ struct RefreshThroughFaultsTests {
                 transport: MiddlewareTransport(
                     base: URLSessionTransport(requestTimeout: 15, resourceTimeout: 30),
                     middlewares: [ServerDateMiddleware(serverClock: stack.clock)]),
-                launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: quiet))
+                launchValidation: .skip, jitter: .fixed(0), automaticRefresh: false, logger: quiet),
+            sabotage: sabotage)
     }
 }
 

@@ -3,7 +3,7 @@ import SessionCore
 
 /// Everything `auth-server serve` and the tests can tune.
 ///
-/// Defaults come from ``SessionDefaults`` (docs/docs/DESIGN.md's timing table), so a
+/// Defaults come from ``SessionDefaults`` (docs/DESIGN.md's timing table), so a
 /// configuration built with no arguments is the production one.
 public struct AuthServerConfiguration: Sendable {
     /// Interface to bind.
