@@ -9,6 +9,11 @@ struct ProviderAccount: Sendable, Hashable {
     var profile: [String: JSONValue]
     /// The account's email, when the provider gives one.
     var email: String?
+    /// Whether the provider says it verified ``email`` (OpenID Connect's
+    /// `email_verified`, Google's older `verified_email`). Without that word
+    /// the address is only a claim: whoever holds the provider account may
+    /// have typed someone else's address (docs/OAUTH.md, "identities").
+    var emailVerified: Bool = false
 
     /// `user_metadata` for a new user, in the keys Supabase clients read.
     var userMetadata: [String: JSONValue] {
@@ -18,6 +23,11 @@ struct ProviderAccount: Sendable, Hashable {
         let name = profile["name"]?.stringValue ?? [first, last].compactMap { $0 }.joined(separator: " ")
         if !name.isEmpty { metadata["full_name"] = .string(name) }
         if let first { metadata["first_name"] = .string(first) }
+        if let email {
+            // Supabase clients read these from user_metadata, as GoTrue fills them.
+            metadata["email"] = .string(email)
+            metadata["email_verified"] = .bool(emailVerified)
+        }
         if let avatar = profile["profile"]?.stringValue ?? profile["avatar_url"]?.stringValue ?? profile["picture"]?.stringValue {
             metadata["avatar_url"] = .string(avatar)
         }
@@ -32,6 +42,22 @@ struct ProviderAccount: Sendable, Hashable {
             current = next
         }
         return current
+    }
+
+    /// Whether `source` (then `profile`) says the email is verified: a JSON
+    /// `true`, or the string `"true"` as Apple and Cognito send it. Anything
+    /// else, missing included, is unverified.
+    static func emailVerified(in source: [String: JSONValue], profile: [String: JSONValue]) -> Bool {
+        for object in [source, profile] {
+            for key in ["email_verified", "verified_email"] {
+                switch object[key] {
+                case .bool(let flag)?: return flag
+                case .string(let text)?: return text.lowercased() == "true"
+                default: continue
+                }
+            }
+        }
+        return false
     }
 
     /// An account id as text: a non-empty string, or a whole number (Strava's ids are numbers).

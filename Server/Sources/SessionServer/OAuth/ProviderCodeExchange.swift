@@ -55,7 +55,9 @@ struct ProviderCodeExchange: Sendable {
         // Tokens never become identity data: they would be stored in plain text.
         for key in ["access_token", "refresh_token", "id_token"] { profile.removeValue(forKey: key) }
         let email = (accountSource["email"]?.stringValue ?? profile["email"]?.stringValue).flatMap(Self.usableEmail)
-        return ProviderAccount(id: id, profile: profile, email: email)
+        return ProviderAccount(
+            id: id, profile: profile, email: email,
+            emailVerified: email != nil && ProviderAccount.emailVerified(in: accountSource, profile: profile))
     }
 
     /// Sends `request`; a 2xx JSON object, `nil` for a 2xx that is not one, or a redirect error.

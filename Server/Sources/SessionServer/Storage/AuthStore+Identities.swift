@@ -19,9 +19,12 @@ extension AuthStore {
 
     /// The user linked to `account` at `provider`, created (with its identity) when there is none.
     ///
-    /// A new user gets the provider's email only when no other user has it:
-    /// linking to an existing account by email would let whoever controls
-    /// the provider account take over that account.
+    /// A new user gets the provider's email only when the provider verified
+    /// it and no other user has it: linking to an existing account by email
+    /// would let whoever controls the provider account take over that
+    /// account, and an unverified address would squat an address its owner
+    /// could then not sign up with. The identity keeps the address either
+    /// way, as what the provider said (docs/OAUTH.md, "identities").
     func findOrCreateUser(provider: String, account: ProviderAccount, now: Date) async throws -> UserRecord {
         let identityData = try Self.encodeMetadata(account.profile)
         let metadata = try Self.encodeMetadata(account.userMetadata)
@@ -45,7 +48,7 @@ extension AuthStore {
                 // A link that outlived its user (deleted by an older server): drop it and start over.
                 try await db.raw("DELETE FROM identities WHERE id = \(bind: existing.id)").run()
             }
-            var email = account.email
+            var email = account.emailVerified ? account.email : nil
             if let candidate = email,
                 try await db.raw("SELECT id FROM users WHERE email = \(bind: candidate)").first() != nil
             {

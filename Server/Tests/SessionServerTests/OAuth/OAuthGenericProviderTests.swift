@@ -33,7 +33,7 @@ struct OAuthGenericProviderTests {
         stub.answer(with: OAuthHTTPResponse(status: 200, body: Data(#"{"access_token":"provider-access","token_type":"bearer"}"#.utf8)))
         stub.answer(
             "https://connect.example.com/me",
-            with: OAuthHTTPResponse(status: 200, body: Data(#"{"user":{"id":"g-77","name":"Ada Lovelace","email":"Ada@Example.com"}}"#.utf8)))
+            with: OAuthHTTPResponse(status: 200, body: Data(#"{"user":{"id":"g-77","name":"Ada Lovelace","email":"Ada@Example.com","email_verified":"true"}}"#.utf8)))
         let test = try await TestServer.make(configure: Self.configure(stub))
         try await test.run { client in
             let authorize = try await client.send(.get, Self.path())

@@ -14,12 +14,14 @@ final class StubProvider: OAuthHTTPClient, @unchecked Sendable {
     /// When set, every call fails without an answer (a timeout, a refused connection).
     private var failure: URLError?
 
-    init(athleteID: Int = 42, email: String? = nil) {
-        answer = Self.strava(athleteID: athleteID, email: email)
+    init(athleteID: Int = 42, email: String? = nil, emailVerified: Bool? = true) {
+        answer = Self.strava(athleteID: athleteID, email: email, emailVerified: emailVerified)
     }
 
-    static func strava(athleteID: Int, email: String?) -> OAuthHTTPResponse {
-        let emailField = email.map { #","email":"\#($0)""# } ?? ""
+    /// `emailVerified` nil leaves `email_verified` out, as Strava and many OAuth-only providers do.
+    static func strava(athleteID: Int, email: String?, emailVerified: Bool? = true) -> OAuthHTTPResponse {
+        let verified = emailVerified.map { #","email_verified":\#($0)"# } ?? ""
+        let emailField = email.map { #","email":"\#($0)""# + verified } ?? ""
         return OAuthHTTPResponse(
             status: 200,
             body: Data(
