@@ -42,7 +42,8 @@ public struct AuthServer: Sendable {
             )
         }
         let keyRing = KeyRing(
-            store: store, clock: configuration.clock, kek: configuration.keyEncryptionKey ?? .embeddedDefault)
+            store: store, clock: configuration.clock, kek: configuration.keyEncryptionKey ?? .embeddedDefault,
+            refreshInterval: configuration.keyRefreshInterval, logger: logger)
         let metrics = ServerMetrics()
         let hasher = PasswordHasher(cost: configuration.bcryptCost)
         self.configuration = configuration

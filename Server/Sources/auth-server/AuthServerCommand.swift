@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Hummingbird
 import Logging
@@ -46,9 +47,11 @@ struct Migrate: AsyncParsableCommand {
     }
 }
 
-/// Key management.
+/// Key management, against the database every replica shares; running
+/// servers see a change within their key refresh interval.
 struct Keys: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Manage signing keys.", subcommands: [Rotate.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Manage signing keys.", subcommands: [List.self, Rotate.self, Retire.self])
 
     /// Makes a new signing key current; the previous one keeps verifying.
     struct Rotate: AsyncParsableCommand {
@@ -63,6 +66,63 @@ struct Keys: AsyncParsableCommand {
                 try await server.prepare()
                 let kid = try await server.keyRing.rotate()
                 print("auth-server: new signing key \(kid)")
+            }
+        }
+    }
+
+    /// Prints every key with its state.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the signing keys: signing, verifying or retired.")
+
+        @OptionGroup var options: ServerOptions
+
+        func run() async throws {
+            let server = try await AuthServer(configuration: try options.configuration(), logger: options.logger())
+            try await server.withDatabase {
+                try await server.prepare()
+                let keys = try await server.store.signingKeyList()
+                print("KID               GEN  STATE      CREATED               RETIRED")
+                for key in keys {
+                    let retired = key.retiredAt.map(Self.format) ?? "-"
+                    print(
+                        key.kid.padding(toLength: 18, withPad: " ", startingAt: 0)
+                            + String(key.generation).padding(toLength: 5, withPad: " ", startingAt: 0)
+                            + key.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+                            + Self.format(key.createdAt).padding(toLength: 22, withPad: " ", startingAt: 0) + retired)
+                }
+            }
+        }
+
+        static func format(_ date: Date) -> String {
+            date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
+        }
+    }
+
+    /// Retires a verifying key (one that leaked, say).
+    struct Retire: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Retire a verifying key: tokens it signed stop verifying on every server within the key refresh interval; clients refresh and carry on.")
+
+        @OptionGroup var options: ServerOptions
+
+        @Argument(help: "The key's id, from `auth-server keys list`.")
+        var kid: String
+
+        func run() async throws {
+            let server = try await AuthServer(configuration: try options.configuration(), logger: options.logger())
+            try await server.withDatabase {
+                try await server.prepare()
+                do {
+                    if try await server.keyRing.retire(kid: kid) {
+                        print("auth-server: retired signing key \(kid)")
+                    } else {
+                        print("auth-server: signing key \(kid) was already retired")
+                    }
+                } catch let error as KeyManagementError {
+                    // A refusal, not a usage mistake: the reason without the usage text.
+                    FileHandle.standardError.write(Data("auth-server: \(error.description)\n".utf8))
+                    throw ExitCode.failure
+                }
             }
         }
     }

@@ -48,6 +48,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Comma-separated browser origins allowed to call the API, e.g. https://app.example.com, or * for any (env AUTH_SERVER_CORS_ORIGINS; default: none). /metrics answers local requests, or anyone with the bearer token in env AUTH_SERVER_METRICS_TOKEN.")
     var corsOrigins: String?
 
+    @Option(help: "Seconds between reads of the signing keys: how soon `keys rotate` or `keys retire`, run against the shared database, reaches this server (env AUTH_SERVER_KEY_REFRESH_INTERVAL; default 30).")
+    var keyRefreshInterval: Double?
+
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -60,7 +63,7 @@ struct ServerOptions: ParsableArguments {
                     oauthProvidersFile: oauthProviders, externalURL: externalUrl,
                     minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
                     keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies,
-                    corsOrigins: corsOrigins))
+                    corsOrigins: corsOrigins, keyRefreshInterval: keyRefreshInterval))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

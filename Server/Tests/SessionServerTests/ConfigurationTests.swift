@@ -14,13 +14,14 @@ struct ConfigurationTests {
         #expect(configuration.refreshTokenTTL == 30 * 86_400)
         #expect(configuration.sessionAbsoluteTTL == 90 * 86_400)
         #expect(configuration.bcryptCost == 10)
+        #expect(configuration.keyRefreshInterval == 30)
     }
 
     @Test func readsEnvironmentVariablesAndLetsFlagsWin() throws {
         let environment = [
             "AUTH_SERVER_PORT": "8080", "AUTH_SERVER_DATABASE": "postgres://u:secret@db/auth",
             "AUTH_SERVER_ACCESS_TOKEN_TTL": "900", "AUTH_SERVER_REFRESH_GRACE": "5", "AUTH_SERVER_LEEWAY": "30",
-            "AUTH_SERVER_HOST": "0.0.0.0",
+            "AUTH_SERVER_HOST": "0.0.0.0", "AUTH_SERVER_KEY_REFRESH_INTERVAL": "5",
         ]
         let fromEnvironment = try AuthServerConfiguration.resolve(ConfigurationOverrides(), environment: environment)
         #expect(fromEnvironment.port == 8080)
@@ -29,6 +30,7 @@ struct ConfigurationTests {
         #expect(fromEnvironment.accessTokenTTL == 900)
         #expect(fromEnvironment.refreshGrace == 5)
         #expect(fromEnvironment.leeway == 30)
+        #expect(fromEnvironment.keyRefreshInterval == 5)
         let flags = try AuthServerConfiguration.resolve(
             ConfigurationOverrides(port: 9000, database: ":memory:", leeway: 0), environment: environment)
         #expect(flags.port == 9000)
@@ -37,7 +39,8 @@ struct ConfigurationTests {
     }
 
     @Test(arguments: [["AUTH_SERVER_PORT": "abc"], ["AUTH_SERVER_PORT": "70000"], ["AUTH_SERVER_LEEWAY": "-1"],
-        ["AUTH_SERVER_ACCESS_TOKEN_TTL": "0"]])
+        ["AUTH_SERVER_ACCESS_TOKEN_TTL": "0"], ["AUTH_SERVER_KEY_REFRESH_INTERVAL": "0"],
+        ["AUTH_SERVER_KEY_REFRESH_INTERVAL": "3601"]])
     func rejectsUnusableValues(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) {
             try AuthServerConfiguration.resolve(ConfigurationOverrides(), environment: environment)

@@ -24,14 +24,17 @@ public struct ConfigurationOverrides: Sendable {
     public var trustedProxies: String?
     /// Comma-separated browser origins allowed to call the API.
     public var corsOrigins: String?
+    /// Seconds between reads of the signing keys (how soon a rotation elsewhere is seen).
+    public var keyRefreshInterval: Double?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
         refreshGrace: Double? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
         oauthProvidersFile: String? = nil, externalURL: String? = nil, minimumPasswordLength: Int? = nil,
         reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil, trustedProxies: String? = nil,
-        corsOrigins: String? = nil
+        corsOrigins: String? = nil, keyRefreshInterval: Double? = nil
     ) {
+        self.keyRefreshInterval = keyRefreshInterval
         self.corsOrigins = corsOrigins
         self.trustedProxies = trustedProxies
         self.keyEncryptionKeyFile = keyEncryptionKeyFile
@@ -55,6 +58,7 @@ extension AuthServerConfiguration {
     /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
     /// `AUTH_SERVER_LEEWAY`, `AUTH_SERVER_MINIMUM_PASSWORD_LENGTH`,
     /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`, `AUTH_SERVER_TRUSTED_PROXIES`, `AUTH_SERVER_CORS_ORIGINS`,
+    /// `AUTH_SERVER_KEY_REFRESH_INTERVAL`,
     /// `AUTH_SERVER_METRICS_TOKEN` (environment only); the KEK from `--key-encryption-key-file`,
     /// else `AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE`, else `AUTH_SERVER_KEY_ENCRYPTION_KEY`
     /// as base64), else docs/DESIGN.md's default.
@@ -103,6 +107,13 @@ extension AuthServerConfiguration {
         if let window = try flags.reauthenticationWindow ?? number("AUTH_SERVER_REAUTHENTICATION_WINDOW") {
             guard window >= 0 else { throw ConfigurationError("The re-authentication window must not be negative.") }
             configuration.reauthenticationWindow = window
+        }
+        if let interval = try flags.keyRefreshInterval ?? number("AUTH_SERVER_KEY_REFRESH_INTERVAL") {
+            // An hour at most: longer would let a retired key verify for longer than operators expect.
+            guard interval > 0, interval <= 3600 else {
+                throw ConfigurationError("The key refresh interval must be more than 0 and at most 3600 seconds.")
+            }
+            configuration.keyRefreshInterval = interval
         }
         if let proxies = flags.trustedProxies ?? environment["AUTH_SERVER_TRUSTED_PROXIES"] {
             configuration.trustedProxies = try TrustedProxies(parsing: proxies)

@@ -72,6 +72,10 @@ public struct AuthServerConfiguration: Sendable {
     /// revocation made outside this process (another replica) takes effect.
     /// Revocations through this server apply at once; 0 reads every time.
     public var sessionCheckCacheTTL: TimeInterval
+    /// Seconds a replica serves its key list before reading it again: the
+    /// bound on how late `auth-server keys rotate` or `keys retire`, run
+    /// elsewhere, reaches this server (docs/DESIGN.md, "Signing keys").
+    public var keyRefreshInterval: TimeInterval
 
     /// Creates a configuration; every argument defaults to docs/DESIGN.md's value.
     public init(
@@ -105,7 +109,8 @@ public struct AuthServerConfiguration: Sendable {
         oauthCodeLifetime: TimeInterval = 300,
         oauthHTTPClient: any OAuthHTTPClient = URLSessionOAuthHTTPClient(),
         verifiedTokenCacheCapacity: Int = 10_000,
-        sessionCheckCacheTTL: TimeInterval = 1
+        sessionCheckCacheTTL: TimeInterval = 1,
+        keyRefreshInterval: TimeInterval = 30
     ) {
         self.host = host
         self.port = port
@@ -138,6 +143,7 @@ public struct AuthServerConfiguration: Sendable {
         self.oauthHTTPClient = oauthHTTPClient
         self.verifiedTokenCacheCapacity = verifiedTokenCacheCapacity
         self.sessionCheckCacheTTL = sessionCheckCacheTTL
+        self.keyRefreshInterval = keyRefreshInterval
     }
 
     /// The provider called `name`, if enabled.

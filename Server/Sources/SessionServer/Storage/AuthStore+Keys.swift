@@ -15,10 +15,22 @@ extension AuthStore {
         }
     }
 
-    /// Stores a new key; when `retireOthersBut` is given, retires every other
-    /// key except those kids (rotation keeps the previous key for verification).
-    func insertSigningKey(_ key: StoredSigningKey, retireOthersBut keep: [String]?, now: Date) async throws {
-        try await driver.transaction { db in
+    /// Stores `key` as the signing key, keeps the key that was signing for
+    /// verification, and retires every other active key, in one transaction.
+    ///
+    /// "The key that was signing" is read here, under the keys' lock, never
+    /// taken from a replica's memory: a replica with a stale list would
+    /// otherwise retire the real current key and every token it signed.
+    ///
+    /// - Returns: the kid kept for verification, if any.
+    @discardableResult
+    func rotateSigningKey(_ key: StoredSigningKey, now: Date) async throws -> String? {
+        let flavor = driver.flavor
+        return try await driver.transaction { db in
+            try await Self.lockKeys(on: db, flavor: flavor)
+            let previous = try await db.raw(
+                "SELECT kid FROM signing_keys WHERE retired_at IS NULL ORDER BY generation DESC LIMIT 1"
+            ).first().map { try $0.string("kid") }
             try await db.raw(
                 """
                 INSERT INTO signing_keys (kid, private_key_pem, created_at, generation)
@@ -26,16 +38,71 @@ extension AuthStore {
                 COALESCE(MAX(generation), 0) + 1 FROM signing_keys
                 """
             ).run()
-            if let keep {
-                let kept = keep + [key.kid]
-                try await db.raw(
-                    """
-                    UPDATE signing_keys SET retired_at = \(bind: now.stored)
-                    WHERE retired_at IS NULL AND kid NOT IN (\(binds: kept))
-                    """
-                ).run()
-            }
+            let kept = [key.kid] + (previous.map { [$0] } ?? [])
+            try await db.raw(
+                """
+                UPDATE signing_keys SET retired_at = \(bind: now.stored)
+                WHERE retired_at IS NULL AND kid NOT IN (\(binds: kept))
+                """
+            ).run()
+            return previous
         }
+    }
+
+    /// Retires one key that only verifies.
+    ///
+    /// - Returns: `false` when it was already retired.
+    /// - Throws: ``KeyManagementError`` for an unknown kid or the signing key.
+    func retireSigningKey(kid: String, now: Date) async throws -> Bool {
+        let flavor = driver.flavor
+        return try await driver.transaction { db in
+            try await Self.lockKeys(on: db, flavor: flavor)
+            guard let row = try await db.raw("SELECT retired_at FROM signing_keys WHERE kid = \(bind: kid)").first() else {
+                throw KeyManagementError.unknownKey(kid)
+            }
+            if try row.optionalDate("retired_at") != nil { return false }
+            let signing = try await db.raw(
+                "SELECT kid FROM signing_keys WHERE retired_at IS NULL ORDER BY generation DESC LIMIT 1"
+            ).first().map { try $0.string("kid") }
+            guard signing != kid else { throw KeyManagementError.signingKey(kid) }
+            try await db.raw(
+                "UPDATE signing_keys SET retired_at = \(bind: now.stored) WHERE kid = \(bind: kid)"
+            ).run()
+            return true
+        }
+    }
+
+    /// Every key, newest first, with its state; private keys are not read.
+    public func signingKeyList() async throws -> [SigningKeyInfo] {
+        let rows = try await driver.transaction { db in
+            try await db.raw(
+                "SELECT kid, created_at, retired_at, generation FROM signing_keys ORDER BY generation DESC"
+            ).all()
+        }
+        var signingSeen = false
+        return try rows.map { row in
+            let retiredAt = try row.optionalDate("retired_at")
+            let state: SigningKeyInfo.State
+            if retiredAt != nil {
+                state = .retired
+            } else if !signingSeen {
+                signingSeen = true
+                state = .signing
+            } else {
+                state = .verifying
+            }
+            return SigningKeyInfo(
+                kid: try row.string("kid"), generation: try row.decode(column: "generation", as: Int.self), createdAt: try row.date("created_at"),
+                retiredAt: retiredAt, state: state)
+        }
+    }
+
+    /// Serializes key changes across replicas: an advisory lock on
+    /// PostgreSQL (keyed by the schema in use, like the migrations' lock,
+    /// Migrations.lockStatement), SQLite's single writer otherwise.
+    private static func lockKeys(on db: any SQLDatabase, flavor: SQLFlavor) async throws {
+        guard flavor == .postgres else { return }
+        try await db.raw("SELECT pg_advisory_xact_lock(hashtext('sessionkit-keys:' || current_schema()))").run()
     }
 
     /// Stores `candidate` only if no key is active yet, atomically across
@@ -44,10 +111,7 @@ extension AuthStore {
     func insertFirstSigningKey(_ candidate: StoredSigningKey) async throws {
         let flavor = driver.flavor
         try await driver.transaction { db in
-            if flavor == .postgres {
-                // Keyed by the schema in use, like the migrations' lock (Migrations.lockStatement).
-                try await db.raw("SELECT pg_advisory_xact_lock(hashtext('sessionkit-keys:' || current_schema()))").run()
-            }
+            try await Self.lockKeys(on: db, flavor: flavor)
             let existing = try await db.raw("SELECT kid FROM signing_keys WHERE retired_at IS NULL").first()
             guard existing == nil else { return }
             try await db.raw(

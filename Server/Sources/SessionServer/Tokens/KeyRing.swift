@@ -1,26 +1,38 @@
 import Crypto
 import Foundation
+import Logging
 import SessionCore
 
-/// The server's ES256 keys, shared by every replica through the database.
+/// The server's ES256 keys, shared by every replica through the database
+/// (docs/DESIGN.md, "Signing keys").
 ///
 /// The newest key signs; every key not retired verifies and is served in
 /// the JWKS (so after a rotation, tokens signed by the previous key stay
-/// valid until they expire). An unknown `kid` triggers a reload, at most once
-/// a second, so a key rotated on another replica is picked up without
-/// letting random `kid`s hammer the database.
+/// valid until they expire). The list is read again on first use after
+/// `refreshInterval`, so a rotation or retirement run by another process
+/// reaches this one within that bound; an unknown `kid` also triggers a
+/// read, at most once a second, so random `kid`s cannot hammer the database.
 public actor KeyRing: VerificationKeySource {
     private let store: AuthStore
     private let clock: any SessionClock
     /// Seals private keys before they reach the database.
     private let kek: KeyEncryptionKey
+    private let refreshInterval: TimeInterval
+    private let logger: Logger
     private var keys: [SigningKey] = []
     private var lastReload: Date?
+    /// The read in progress, which concurrent callers share.
+    private var reloading: Task<Void, any Error>?
 
-    init(store: AuthStore, clock: any SessionClock, kek: KeyEncryptionKey) {
+    init(
+        store: AuthStore, clock: any SessionClock, kek: KeyEncryptionKey, refreshInterval: TimeInterval = 30,
+        logger: Logger = Logger(label: "auth-server.keys")
+    ) {
         self.store = store
         self.clock = clock
         self.kek = kek
+        self.refreshInterval = refreshInterval
+        self.logger = logger
     }
 
     /// Seals every stored key not yet sealed under this ring's KEK: plaintext
@@ -71,25 +83,65 @@ public actor KeyRing: VerificationKeySource {
         lastReload = clock.now
     }
 
+    /// Reads the list again when it is older than `refreshInterval` (or the
+    /// clock stepped back past the last read).
+    ///
+    /// When the database cannot be read and keys are known, the known keys
+    /// keep serving and the read is tried again a second later: a replica
+    /// that cannot reach its database fails its requests on the database
+    /// anyway, and refusing every token on top of that helps nobody.
+    private func ensureFresh() async throws {
+        let now = clock.now
+        if let lastReload, !keys.isEmpty, now >= lastReload, now.timeIntervalSince(lastReload) < refreshInterval { return }
+        do {
+            try await reloadShared()
+        } catch where !keys.isEmpty {
+            logger.warning(
+                "Could not re-read the signing keys; serving the last list read",
+                metadata: ["error.type": "\(type(of: error))", "retry_in_seconds": "1"])
+            lastReload = now.addingTimeInterval(1 - refreshInterval)
+        }
+    }
+
+    /// One read of the list, shared by every caller that asks while it runs.
+    private func reloadShared() async throws {
+        if let reloading { return try await reloading.value }
+        let task = Task { try await self.load() }
+        reloading = task
+        defer { reloading = nil }
+        try await task.value
+    }
+
     /// The key that signs new tokens.
     func currentKey() async throws -> SigningKey {
-        if keys.isEmpty { try await load() }
+        try await ensureFresh()
         guard let key = keys.first else { throw AuthError.internalFailure }
         return key
     }
 
-    /// Makes a new signing key current; the previous current key keeps verifying, older ones retire.
+    /// Makes a new signing key current; the key signing until now keeps
+    /// verifying, older ones retire. Which key is signing is decided in the
+    /// database, not from this replica's list, which may be stale.
     ///
     /// - Returns: the new key's id.
     @discardableResult
     public func rotate() async throws -> String {
-        if keys.isEmpty { try await load() }
         let key = SigningKey.generate(now: clock.now)
-        try await store.insertSigningKey(
-            try sealedRow(key),
-            retireOthersBut: keys.first.map { [$0.kid] } ?? [], now: clock.now)
+        try await store.rotateSigningKey(try sealedRow(key), now: clock.now)
         try await load()
         return key.kid
+    }
+
+    /// Retires a key that only verifies: tokens it signed stop verifying on
+    /// every replica within the refresh interval.
+    ///
+    /// - Returns: `false` when it was already retired.
+    /// - Throws: ``KeyManagementError`` for an unknown kid or the signing key.
+    @discardableResult
+    public func retire(kid: String) async throws -> Bool {
+        let retired = try await store.retireSigningKey(kid: kid, now: clock.now)
+        try await load()
+        return retired
     }
 
     /// `key` as its database row, sealed.
@@ -101,7 +153,7 @@ public actor KeyRing: VerificationKeySource {
 
     /// The public keys as a JWKS document.
     public func jwks() async throws -> JWKS {
-        if keys.isEmpty { try await load() }
+        try await ensureFresh()
         return JWKS(keys: keys.map(\.jwk))
     }
 
@@ -111,10 +163,11 @@ public actor KeyRing: VerificationKeySource {
     }
 
     public func verificationKey(kid: String) async throws -> P256.Signing.PublicKey? {
+        try await ensureFresh()
         if let key = keys.first(where: { $0.kid == kid }) { return key.publicKey }
         let now = clock.now
         if let lastReload, abs(now.timeIntervalSince(lastReload)) < 1 { return nil }
-        try await load()
+        try await reloadShared()
         return keys.first { $0.kid == kid }?.publicKey
     }
 }
