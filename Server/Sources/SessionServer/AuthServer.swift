@@ -62,7 +62,7 @@ public struct AuthServer: Sendable {
             hasher: hasher,
             decoyHash: await hasher.hash(RefreshTokenCodec.generate()),
             configuration: configuration, metrics: metrics,
-            emailLimiter: RateLimiter(limit: configuration.passwordSignInsPerMinutePerEmail, clock: configuration.clock),
+            emailLimiter: Self.limiter("sign-in-email", configuration.passwordSignInsPerMinutePerEmail, configuration, store),
             logger: logger)
         if !configuration.oauthProviders.isEmpty {
             logger.info("OAuth providers enabled", metadata: ["providers": "\(configuration.oauthProviders.map(\.name))"])
@@ -83,6 +83,17 @@ public struct AuthServer: Sendable {
         let sealed = try await keyRing.sealStoredKeys()
         if sealed > 0 { logger.notice("Sealed signing keys under the key-encryption key", metadata: ["count": "\(sealed)"]) }
         try await keyRing.load()
+    }
+
+    /// A limiter every replica shares on PostgreSQL, this process's own on SQLite
+    /// (docs/DESIGN.md, "Rate limits").
+    static func limiter(
+        _ name: String, _ limit: Int, _ configuration: AuthServerConfiguration, _ store: AuthStore
+    ) -> any RateLimiting {
+        switch store.flavor {
+        case .postgres: SharedRateLimiter(store: store, name: name, limit: limit, window: 60, clock: configuration.clock)
+        case .sqlite: RateLimiter(limit: limit, clock: configuration.clock)
+        }
     }
 
     /// The middleware that applies the 401 contract with this server's keys and sessions.
@@ -131,8 +142,8 @@ public struct AuthServer: Sendable {
         let goTrue = router.group("auth/v1").add(middleware: GoTrueErrorMiddleware(metrics: metrics))
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
-            ipLimiter: RateLimiter(limit: configuration.tokenRequestsPerMinutePerIP, clock: configuration.clock),
-            userUpdateLimiter: RateLimiter(limit: configuration.userUpdatesPerMinutePerUser, clock: configuration.clock),
+            ipLimiter: Self.limiter("token-ip", configuration.tokenRequestsPerMinutePerIP, configuration, store),
+            userUpdateLimiter: Self.limiter("user-update", configuration.userUpdatesPerMinutePerUser, configuration, store),
             authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth
         ).register(on: goTrue)
         let gateway = router.group("v1")
@@ -140,7 +151,7 @@ public struct AuthServer: Sendable {
             .add(middleware: authMiddleware)
             .add(
                 middleware: RateLimitMiddleware(
-                    limiter: RateLimiter(limit: configuration.gatewayRequestsPerMinutePerUser, clock: configuration.clock)))
+                    limiter: Self.limiter("gateway-user", configuration.gatewayRequestsPerMinutePerUser, configuration, store)))
         GatewayRoutes(store: store, clock: configuration.clock, presence: sessions.presence).register(on: gateway)
         // Last, so it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))

@@ -9,9 +9,9 @@ import SessionCore
 struct GoTrueRoutes: Sendable {
     let sessions: SessionService
     let keyRing: KeyRing
-    let ipLimiter: RateLimiter
+    let ipLimiter: any RateLimiting
     /// Per user: an update may carry a password, and each costs a bcrypt hash.
-    let userUpdateLimiter: RateLimiter
+    let userUpdateLimiter: any RateLimiting
     let authMiddleware: AuthMiddleware<AuthRequestContext>
     let trustedProxies: TrustedProxies
     let oauth: OAuthService
@@ -45,7 +45,7 @@ struct GoTrueRoutes: Sendable {
         bearer.put("user") { request, context in
             let identity = try context.requireIdentity()
             try await limitByIP(request, context)
-            if case .limited(let seconds) = await userUpdateLimiter.attempt(identity.userID) {
+            if case .limited(let seconds) = try await userUpdateLimiter.attempt(identity.userID) {
                 throw AuthError.rateLimited(retryAfter: seconds)
             }
             let update = try await RequestDecoding.decode(UserUpdate.self, from: request)
@@ -112,7 +112,7 @@ struct GoTrueRoutes: Sendable {
 
     private func limitByIP(_ request: Request, _ context: AuthRequestContext) async throws {
         let key = clientAddress(request, context)?.rateLimitKey ?? "unknown"
-        if case .limited(let seconds) = await ipLimiter.attempt(key) { throw AuthError.rateLimited(retryAfter: seconds) }
+        if case .limited(let seconds) = try await ipLimiter.attempt(key) { throw AuthError.rateLimited(retryAfter: seconds) }
     }
 }
 

@@ -14,7 +14,7 @@ public struct SessionService: Sendable {
     let decoyHash: String
     let configuration: AuthServerConfiguration
     let metrics: ServerMetrics
-    let emailLimiter: RateLimiter
+    let emailLimiter: any RateLimiting
     let logger: Logger
 
     var clock: any SessionClock { configuration.clock }
@@ -43,7 +43,7 @@ public struct SessionService: Sendable {
 
     func signIn(email rawEmail: String, password: String, origin: Origin) async throws -> TokenResponse {
         let email = try Self.normalize(email: rawEmail)
-        if case .limited(let seconds) = await emailLimiter.attempt(email) { throw AuthError.rateLimited(retryAfter: seconds) }
+        if case .limited(let seconds) = try await emailLimiter.attempt(email) { throw AuthError.rateLimited(retryAfter: seconds) }
         guard let user = try await store.user(email: email) else {
             _ = await hasher.verify(password, hash: decoyHash)
             metrics.signIn(succeeded: false)

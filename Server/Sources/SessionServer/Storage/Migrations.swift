@@ -40,6 +40,13 @@ enum Migrations {
         ] + oauthSteps(f) + [
             // How each session signed in (`password`, `oauth`), for the token's `amr` claim.
             "ALTER TABLE sessions ADD COLUMN auth_method TEXT",
+            // Rate-limit windows shared by replicas on PostgreSQL (SharedRateLimiter); unused on SQLite.
+            // `key` is a SHA-256 of the limiter's name and the key: no address or email is stored.
+            """
+            CREATE TABLE IF NOT EXISTS rate_limits (
+              key TEXT PRIMARY KEY, window_start \(f.double) NOT NULL, count \(f.integer) NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS rate_limits_window_start ON rate_limits (window_start)",
         ]
     }
 

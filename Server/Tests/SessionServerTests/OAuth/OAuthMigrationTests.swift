@@ -47,7 +47,7 @@ struct OAuthMigrationTests {
                 """
             ).run()
         }
-        #expect(try await store.migrate() == 9)  // The OAuth steps, then sessions.auth_method.
+        #expect(try await store.migrate() == 11)  // The OAuth steps, sessions.auth_method, rate_limits and its index.
         let user = try #require(try await store.user(email: "ada@example.com"))
         #expect(user.id == "u1")
         #expect(user.userMetadata["plan"] == "pro")

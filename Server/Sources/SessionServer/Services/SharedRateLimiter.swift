@@ -1,0 +1,30 @@
+import Crypto
+import Foundation
+import SessionCore
+
+/// Fixed-window counters in the database, shared by every replica on it
+/// (PostgreSQL): a client cannot multiply its limit by the number of
+/// servers behind the load balancer.
+///
+/// One upsert per request, on one row per key (O(1) work); the process holds
+/// nothing, and the pruning pass deletes windows that ended. Keys are
+/// stored as SHA-256 of the limiter's name and the key, so the table holds
+/// no address or email.
+public struct SharedRateLimiter: RateLimiting {
+    let store: AuthStore
+    /// Keeps limiters' counts apart in the one table (`token-ip`, `sign-in-email`, …).
+    let name: String
+    let limit: Int
+    let window: TimeInterval
+    let clock: any SessionClock
+
+    public func attempt(_ key: String) async throws -> RateLimitDecision {
+        let digest = SHA256.hash(data: Data((name + "\u{0}" + key).utf8))
+        let stored = digest.map { String(format: "%02x", $0) }.joined()
+        let now = clock.now
+        let (start, count) = try await store.countRateLimited(key: stored, window: window, now: now)
+        guard count > limit else { return .allowed }
+        let remaining = window - now.timeIntervalSince(start)
+        return .limited(retryAfter: max(1, Int(remaining.rounded(.up))))
+    }
+}
