@@ -73,7 +73,13 @@ public struct AuthServer: Sendable {
         }
         self.oauth = OAuthService(
             configuration: configuration, sessions: sessions,
-            exchange: ProviderCodeExchange(client: configuration.oauthHTTPClient, logger: logger), logger: logger)
+            exchange: ProviderCodeExchange(client: configuration.oauthHTTPClient, logger: logger), logger: logger,
+            apple: configuration.apple.map {
+                AppleIDTokenVerifier(
+                    configuration: $0,
+                    keys: RemoteJWKSKeySource(url: $0.jwksURL, fetcher: configuration.appleKeysFetcher, clock: configuration.clock),
+                    leeway: configuration.leeway)
+            })
     }
 
     /// Migrates the database, seals any key not yet sealed under the KEK, and

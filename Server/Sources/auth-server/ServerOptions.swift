@@ -51,6 +51,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds between reads of the signing keys: how soon `keys rotate` or `keys retire`, run against the shared database, reaches this server (env AUTH_SERVER_KEY_REFRESH_INTERVAL; default 30).")
     var keyRefreshInterval: Double?
 
+    @Option(help: "Comma-separated client IDs that turn on Sign in with Apple by ID token: the app's bundle id and any Services ID (env AUTH_SERVER_APPLE_CLIENT_IDS; default: off).")
+    var appleClientIds: String?
+
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -63,7 +66,8 @@ struct ServerOptions: ParsableArguments {
                     oauthProvidersFile: oauthProviders, externalURL: externalUrl,
                     minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
                     keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies,
-                    corsOrigins: corsOrigins, keyRefreshInterval: keyRefreshInterval))
+                    corsOrigins: corsOrigins, keyRefreshInterval: keyRefreshInterval,
+                    appleClientIDs: appleClientIds))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -26,14 +26,17 @@ public struct ConfigurationOverrides: Sendable {
     public var corsOrigins: String?
     /// Seconds between reads of the signing keys (how soon a rotation elsewhere is seen).
     public var keyRefreshInterval: Double?
+    /// Comma-separated client IDs (bundle id, Services ID) that turn Sign in with Apple on.
+    public var appleClientIDs: String?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
         refreshGrace: Double? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
         oauthProvidersFile: String? = nil, externalURL: String? = nil, minimumPasswordLength: Int? = nil,
         reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil, trustedProxies: String? = nil,
-        corsOrigins: String? = nil, keyRefreshInterval: Double? = nil
+        corsOrigins: String? = nil, keyRefreshInterval: Double? = nil, appleClientIDs: String? = nil
     ) {
+        self.appleClientIDs = appleClientIDs
         self.keyRefreshInterval = keyRefreshInterval
         self.corsOrigins = corsOrigins
         self.trustedProxies = trustedProxies
@@ -58,7 +61,7 @@ extension AuthServerConfiguration {
     /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
     /// `AUTH_SERVER_LEEWAY`, `AUTH_SERVER_MINIMUM_PASSWORD_LENGTH`,
     /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`, `AUTH_SERVER_TRUSTED_PROXIES`, `AUTH_SERVER_CORS_ORIGINS`,
-    /// `AUTH_SERVER_KEY_REFRESH_INTERVAL`,
+    /// `AUTH_SERVER_KEY_REFRESH_INTERVAL`, `AUTH_SERVER_APPLE_CLIENT_IDS`,
     /// `AUTH_SERVER_METRICS_TOKEN` (environment only); the KEK from `--key-encryption-key-file`,
     /// else `AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE`, else `AUTH_SERVER_KEY_ENCRYPTION_KEY`
     /// as base64), else docs/DESIGN.md's default.
@@ -114,6 +117,11 @@ extension AuthServerConfiguration {
                 throw ConfigurationError("The key refresh interval must be more than 0 and at most 3600 seconds.")
             }
             configuration.keyRefreshInterval = interval
+        }
+        if let ids = flags.appleClientIDs ?? environment["AUTH_SERVER_APPLE_CLIENT_IDS"] {
+            let list = ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !list.isEmpty else { throw ConfigurationError("AUTH_SERVER_APPLE_CLIENT_IDS lists no client ID.") }
+            configuration.apple = AppleSignInConfiguration(clientIDs: list)
         }
         if let proxies = flags.trustedProxies ?? environment["AUTH_SERVER_TRUSTED_PROXIES"] {
             configuration.trustedProxies = try TrustedProxies(parsing: proxies)

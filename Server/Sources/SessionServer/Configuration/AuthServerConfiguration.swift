@@ -76,6 +76,10 @@ public struct AuthServerConfiguration: Sendable {
     /// bound on how late `auth-server keys rotate` or `keys retire`, run
     /// elsewhere, reaches this server (docs/DESIGN.md, "Signing keys").
     public var keyRefreshInterval: TimeInterval
+    /// Sign in with Apple by ID token; `nil` leaves it off.
+    public var apple: AppleSignInConfiguration?
+    /// Fetches Apple's keys (tests serve their own).
+    public var appleKeysFetcher: any JWKSFetcher = URLSessionJWKSFetcher()
 
     /// Creates a configuration; every argument defaults to docs/DESIGN.md's value.
     public init(

@@ -14,7 +14,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case refreshTokenNotFound, refreshTokenAlreadyUsed, sessionExpired, sessionNotFound
         case authRequired, tokenExpired, sessionRevoked
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
-        case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState
+        case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState, badIDToken
     }
 
     let kind: Kind
@@ -126,6 +126,10 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let badCodeVerifier = AuthError(
         .badCodeVerifier, "code challenge does not match previously saved code verifier")
     /// `provider=` names no provider enabled on this server.
+    /// An ID token (Sign in with Apple) that does not check out; the message says which check.
+    public static func badIDToken(_ reason: String) -> AuthError {
+        AuthError(.badIDToken, "Invalid ID token: \(reason).", field: "id_token")
+    }
     public static func providerDisabled(_ name: String) -> AuthError {
         AuthError(.providerDisabled, "Unsupported provider: '\(name.prefix(40))' is not enabled on this server.", field: "provider")
     }

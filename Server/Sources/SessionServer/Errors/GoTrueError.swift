@@ -57,6 +57,7 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .flowStateExpired: (status, code) = (.badRequest, .flowStateExpired)
         case .badCodeVerifier: (status, code) = (.badRequest, .badCodeVerifier)
         case .providerDisabled: (status, code) = (.badRequest, .providerDisabled)
+        case .badIDToken: (status, code) = (.badRequest, .badJWT)
         case .badOAuthState: (status, code) = (.badRequest, .badOAuthState)
         case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)
         case .databaseUnavailable:

@@ -17,6 +17,8 @@ struct OAuthService: Sendable {
     let sessions: SessionService
     let exchange: ProviderCodeExchange
     let logger: Logger
+    /// Sign in with Apple by ID token, when configured.
+    var apple: AppleIDTokenVerifier? = nil
 
     var store: AuthStore { sessions.store }
     var clock: any SessionClock { configuration.clock }
@@ -164,7 +166,7 @@ struct OAuthService: Sendable {
             user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
     }
 
-    private func findOrCreateUser(provider: String, account: ProviderAccount) async throws -> UserRecord {
+    func findOrCreateUser(provider: String, account: ProviderAccount) async throws -> UserRecord {
         do {
             return try await store.findOrCreateUser(provider: provider, account: account, now: clock.now)
         } catch is AuthStore.IdentityRace {

@@ -23,7 +23,7 @@ struct GoTrueRoutes: Sendable {
                 "description": "SessionKit auth server, GoTrue-compatible",
             ])
         }
-        let settings = Settings(providers: oauth.configuration.oauthProviders.map(\.name))
+        let settings = Settings(providers: oauth.configuration.oauthProviders.map(\.name) + (oauth.apple == nil ? [] : ["apple"]))
         group.get("settings") { _, _ in try JSONResponse.make(settings) }
         group.get(".well-known/jwks.json") { _, _ in try JSONResponse.make(try await keyRing.jwks()) }
         group.post("signup") { request, context in
@@ -71,6 +71,9 @@ struct GoTrueRoutes: Sendable {
             let (response, outcome) = try await sessions.refresh(body.refreshToken)
             context.logger.debug("Refreshed", metadata: ["outcome": "\(outcome.rawValue)"])
             return try JSONResponse.make(response)
+        case "id_token":
+            let body = try await RequestDecoding.decode(IDTokenRequest.self, from: request)
+            return try JSONResponse.make(try await oauth.signIn(with: body, origin: origin(request, context)))
         case "pkce":
             let body = try await RequestDecoding.decode(PKCETokenRequest.self, from: request)
             return try JSONResponse.make(try await oauth.exchangeCode(body, origin: origin(request, context)))

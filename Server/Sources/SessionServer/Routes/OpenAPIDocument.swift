@@ -91,14 +91,17 @@ paths:
         `grant_type=password` takes `email` and `password`;
         `grant_type=refresh_token` takes `refresh_token` (rotated; a
         rotated-out token after the reuse grace revokes its family);
-        `grant_type=pkce` takes `auth_code` and `code_verifier`.
+        `grant_type=pkce` takes `auth_code` and `code_verifier`;
+        `grant_type=id_token` takes `provider` (`apple`), `id_token` and the
+        raw `nonce` whose SHA-256 the token carries (400 `bad_jwt` when a check
+        fails, 400 `provider_disabled` when Sign in with Apple is off).
       parameters:
         - name: grant_type
           in: query
           required: true
           schema:
             type: string
-            enum: [password, refresh_token, pkce]
+            enum: [password, refresh_token, pkce, id_token]
       requestBody:
         required: true
         content:
@@ -533,6 +536,9 @@ components:
         refresh_token: { type: string }
         auth_code: { type: string }
         code_verifier: { type: string }
+        provider: { type: string }
+        id_token: { type: string }
+        nonce: { type: string }
     UserUpdate:
       type: object
       description: >-

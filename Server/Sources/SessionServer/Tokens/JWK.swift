@@ -10,8 +10,14 @@ public struct JWK: Sendable, Hashable, Codable {
     public var alg: String?
     public var use: String?
     public var keyOps: [String]?
+    /// RSA modulus and exponent (base64url), for keys such as Apple's.
+    public var n: String?
+    public var e: String?
 
-    public init(kty: String, crv: String?, x: String?, y: String?, kid: String?, alg: String?, use: String?) {
+    public init(
+        kty: String, crv: String?, x: String?, y: String?, kid: String?, alg: String?, use: String?,
+        n: String? = nil, e: String? = nil
+    ) {
         self.kty = kty
         self.crv = crv
         self.x = x
@@ -20,10 +26,12 @@ public struct JWK: Sendable, Hashable, Codable {
         self.alg = alg
         self.use = use
         self.keyOps = ["verify"]
+        self.n = n
+        self.e = e
     }
 
     enum CodingKeys: String, CodingKey {
-        case kty, crv, x, y, kid, alg, use
+        case kty, crv, x, y, kid, alg, use, n, e
         case keyOps = "key_ops"
     }
 }

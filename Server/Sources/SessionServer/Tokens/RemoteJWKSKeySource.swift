@@ -52,10 +52,12 @@ public actor RemoteJWKSKeySource: VerificationKeySource {
     private let cacheLifetime: TimeInterval
     private let minimumRefetchInterval: TimeInterval
     private let staleLifetime: TimeInterval
-    private var keys: [String: P256.Signing.PublicKey] = [:]
+    /// The last good set, by kid: kept as JWKs, so one source serves ES256
+    /// verification and other key types (Apple's RSA keys for ID tokens).
+    private var keys: [String: JWK] = [:]
     private var fetchedAt: Date?
     private var failedAt: Date?
-    private var inflight: Task<[String: P256.Signing.PublicKey], any Error>?
+    private var inflight: Task<[String: JWK], any Error>?
 
     public init(
         url: URL, fetcher: any JWKSFetcher = URLSessionJWKSFetcher(), clock: any SessionClock = SystemClock(),
@@ -70,13 +72,18 @@ public actor RemoteJWKSKeySource: VerificationKeySource {
     }
 
     public func verificationKey(kid: String) async throws -> P256.Signing.PublicKey? {
+        try await jwk(kid: kid)?.p256PublicKey
+    }
+
+    /// The key `kid` names, as its JWK, under the same caching, single-flight and stale rules.
+    public func jwk(kid: String) async throws -> JWK? {
         let now = clock.now
         let age = fetchedAt.map { now.timeIntervalSince($0) }
         if let age, age < cacheLifetime, let key = keys[kid] { return key }
         if let age, keys[kid] == nil, age < minimumRefetchInterval { return nil }
         // Failing lately: answer from what we have rather than asking again on every request.
         if let failedAt, now.timeIntervalSince(failedAt) < minimumRefetchInterval { return try stale(kid, now: now) }
-        let task: Task<[String: P256.Signing.PublicKey], any Error>
+        let task: Task<[String: JWK], any Error>
         if let inflight {
             task = inflight
         } else {
@@ -84,9 +91,9 @@ public actor RemoteJWKSKeySource: VerificationKeySource {
             let url = self.url
             task = Task {
                 let jwks = try await fetcher.fetchJWKS(from: url)
-                var fresh: [String: P256.Signing.PublicKey] = [:]
+                var fresh: [String: JWK] = [:]
                 for jwk in jwks.keys {
-                    if let kid = jwk.kid, let key = jwk.p256PublicKey { fresh[kid] = key }
+                    if let kid = jwk.kid { fresh[kid] = jwk }
                 }
                 return fresh
             }
@@ -111,7 +118,7 @@ public actor RemoteJWKSKeySource: VerificationKeySource {
     }
 
     /// `kid` from the last good set while it is within the stale bound.
-    private func stale(_ kid: String, now: Date) throws -> P256.Signing.PublicKey? {
+    private func stale(_ kid: String, now: Date) throws -> JWK? {
         guard let fetchedAt, now.timeIntervalSince(fetchedAt) < cacheLifetime + staleLifetime else {
             throw AuthError.verificationKeysUnavailable
         }

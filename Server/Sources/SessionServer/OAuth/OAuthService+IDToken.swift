@@ -1,0 +1,25 @@
+import Foundation
+import Logging
+import SessionCore
+
+extension OAuthService {
+    /// `grant_type=id_token`: a session for the person an ID token names,
+    /// their identity linked by `(provider, sub)`, never by email.
+    func signIn(with request: IDTokenRequest, origin: SessionService.Origin) async throws -> TokenResponse {
+        guard request.provider == "apple", let apple else { throw AuthError.providerDisabled(request.provider) }
+        guard !request.idToken.isEmpty else { throw AuthError.invalidRequest(field: "id_token", "id_token is required.") }
+        if let nonce = request.nonce, nonce.isEmpty || nonce.utf8.count > 512 {
+            throw AuthError.invalidRequest(field: "nonce", "nonce must be 1 to 512 characters.")
+        }
+        let account = try await apple.account(idToken: request.idToken, nonce: request.nonce, now: clock.now)
+        let user = try await findOrCreateUser(provider: "apple", account: account)
+        let now = clock.now
+        let (session, refreshToken) = try await store.createSession(
+            userID: user.id, userAgent: origin.userAgent, ip: origin.ip, now: now,
+            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL, method: "oauth")
+        var signedIn = user
+        signedIn.lastSignInAt = now
+        logger.info("Signed in with an Apple ID token", metadata: ["user": "\(user.id)"])
+        return try await sessions.tokenResponse(user: signedIn, session: session, refreshToken: refreshToken)
+    }
+}
