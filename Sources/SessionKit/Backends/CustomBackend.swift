@@ -65,6 +65,8 @@ public struct CustomBackend: SessionBackend {
             request = URLRequest(url: meURL)
         case .exchangeCode:
             throw SessionError.unsupported.with(message: "This backend does not support the OAuth code exchange.")
+        case .signInWithIDToken:
+            throw SessionError.unsupported.with(message: "This backend does not support signing in with an ID token.")
         case .updateProfile(let update):
             request = try json(updateProfileURL, "profile update", body: BackendDecoding.encode(update))
             request.httpMethod = "PATCH"

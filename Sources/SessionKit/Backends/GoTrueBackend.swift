@@ -37,6 +37,8 @@ public struct GoTrueBackend: SessionBackend {
             request = URLRequest(url: endpoint("auth/v1/user"))
         case .exchangeCode(let body):
             request = try post("auth/v1/token", query: ["grant_type": "pkce"], body: BackendDecoding.encode(body))
+        case .signInWithIDToken(let body):
+            request = try post("auth/v1/token", query: ["grant_type": "id_token"], body: BackendDecoding.encode(body))
         case .confirmSession:
             // The gateway first; a hosted Supabase project has none, and
             // SessionClient falls back to `.currentUser` on its 404.

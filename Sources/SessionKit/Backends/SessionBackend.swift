@@ -27,13 +27,15 @@ public enum BackendOperation: Sendable, Hashable {
     case signOut(SignOutScope)
     /// Exchanges an OAuth callback's one-time code and the PKCE verifier for a session.
     case exchangeCode(PKCETokenRequest)
+    /// Exchanges a provider's ID token (Sign in with Apple) for a session.
+    case signInWithIDToken(IDTokenRequest)
     /// Confirms a new session with the server before it is reported signed in.
     case confirmSession
 
     /// True when the request needs the access token (`Authorization: Bearer`).
     public var requiresAuthorization: Bool {
         switch self {
-        case .signUp, .signIn, .refresh, .exchangeCode: false
+        case .signUp, .signIn, .refresh, .exchangeCode, .signInWithIDToken: false
         default: true
         }
     }

@@ -35,6 +35,8 @@ enum ResponseClassifier {
         if goTrue == .invalidCredentials { return make(.invalidCredentials, keepServerMessage: false) }
         // Older GoTrue answers a wrong password with OAuth's `invalid_grant`.
         if context == .signIn, goTrue == .invalidGrant { return make(.invalidCredentials, keepServerMessage: false) }
+        // An ID token the server would not accept (Sign in with Apple): its message names the check.
+        if context == .signIn, goTrue == .badJWT { return make(.invalidCredentials) }
         if code == .authRequired || goTrue == .noAuthorization || goTrue == .badJWT {
             return make(.authRequired, keepServerMessage: false)
         }

@@ -65,6 +65,9 @@ public actor FakeAuthBackend: HTTPTransport {
     var issued = 0
     /// One-time OAuth codes: code → (challenge, user email key).
     var oauthCodes: [String: (challenge: String, userKey: String)] = [:]
+    /// ID tokens handed out by ``appleIDToken(sub:email:nonce:)``, and the user each Apple `sub` became.
+    var appleTokens: [String: (sub: String, email: String?, nonceHash: String)] = [:]
+    var appleUsers: [String: String] = [:]
 
     public init(
         clock: any SessionClock,
@@ -199,7 +202,14 @@ public actor FakeAuthBackend: HTTPTransport {
         let grant = query.first { $0.name == "grant_type" }?.value
         switch (method, path) {
         case ("POST", "/auth/v1/signup"): return .signUp
-        case ("POST", "/auth/v1/token"): return grant == "refresh_token" ? .refresh : grant == "password" ? .passwordGrant : grant == "pkce" ? .pkceGrant : .unknown
+        case ("POST", "/auth/v1/token"):
+            switch grant {
+            case "refresh_token": return .refresh
+            case "password": return .passwordGrant
+            case "pkce": return .pkceGrant
+            case "id_token": return .idTokenGrant
+            default: return .unknown
+            }
         case ("GET", "/auth/v1/user"): return .user
         case ("PUT", "/auth/v1/user"): return .updateUser
         case ("POST", "/auth/v1/logout"): return .logout
@@ -219,6 +229,7 @@ public actor FakeAuthBackend: HTTPTransport {
         case .signUp: return try handleSignUp(request)
         case .passwordGrant: return try handlePasswordGrant(request)
         case .pkceGrant: return try handlePKCEGrant(request)
+        case .idTokenGrant: return try handleIDTokenGrant(request)
         case .refresh, .customRefresh: return try handleRefresh(request)
         case .user: return try handleUser(request)
         case .updateUser: return try handleUpdateUser(request)

@@ -33,5 +33,7 @@ public enum FakeEndpoint: String, Sendable, Hashable, CaseIterable {
     case customRefresh
     /// `POST /auth/v1/token?grant_type=pkce`.
     case pkceGrant
+    /// `POST /auth/v1/token?grant_type=id_token` (Sign in with Apple).
+    case idTokenGrant
     case unknown
 }

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SessionCore
+import SessionKit
 import SessionKitTesting
 import SessionServer
 import Testing
@@ -53,7 +54,8 @@ struct AppleIDTokenTests {
 
     /// An auth server whose Apple keys come from a real loopback JWKS server.
     static func withServer(
-        _ database: TestDatabase = .sqlite, _ body: @escaping @Sendable (TestServer, any TestClientProtocol) async throws -> Void
+        _ database: TestDatabase = .sqlite, live: Bool = false,
+        _ body: @escaping @Sendable (TestServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let keys = try jwks()
         let router = Router()
@@ -69,7 +71,11 @@ struct AppleIDTokenTests {
                 $0.apple = AppleSignInConfiguration(
                     clientIDs: [clientID, "com.example.web"], jwksURL: URL(string: "http://127.0.0.1:\(port)/auth/keys")!)
             }
-            try await test.run { client in try await body(test, client) }
+            if live {
+                try await test.runLive { client in try await body(test, client) }
+            } else {
+                try await test.run { client in try await body(test, client) }
+            }
         }
     }
 
@@ -141,6 +147,33 @@ struct AppleIDTokenTests {
             let response = try await Self.signIn(client, try Self.idToken(now: test.clock.now))
             #expect(response.status == .badRequest)
             #expect(response.goTrueCode == "provider_disabled")
+        }
+    }
+
+    /// The SDK's `signInWithApple` against the live server: a stored session;
+    /// a refused token is `invalidCredentials` naming the check, and keeps the session it had.
+    @Test func theSDKSignsInWithAppleEndToEnd() async throws {
+        try await Self.withServer(live: true) { test, client in
+            let port = try #require(client.port)
+            let sdk = SessionClient(
+                configuration: SessionClientConfiguration(
+                    backend: .goTrue(url: URL(string: "http://127.0.0.1:\(port)")!), store: InMemorySessionStore(),
+                    clock: test.clock,
+                    transport: MiddlewareTransport(
+                        base: URLSessionTransport(), middlewares: [ServerDateMiddleware(serverClock: test.clock)]),
+                    jitter: .fixed(0), automaticRefresh: false))
+            let nonce = AppleSignInNonce()
+            let token = try Self.idToken(now: test.clock.now, nonce: nonce.raw)
+            let session = try await sdk.signInWithApple(idToken: token, nonce: nonce.raw)
+            #expect(session.user?.identities?.first?.provider == "apple")
+            #expect(sdk.currentState == .signedIn(session))
+
+            let refused = await #expect(throws: SessionError.self) {
+                try await sdk.signInWithApple(idToken: token, nonce: AppleSignInNonce().raw)
+            }
+            #expect(refused == .invalidCredentials)
+            #expect(refused?.message.contains("nonce") == true)
+            #expect(sdk.currentState == .signedIn(session))
         }
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import SessionCore
+import SessionKitTesting
+import Testing
+
+@testable import SessionKit
+
+/// `signInWithApple(idToken:nonce:)` against the fake: a stored session, or
+/// a typed error with nothing stored.
+struct AppleSignInTests {
+    @Test func signsInAndStoresTheSession() async throws {
+        let f = await Fixture.make()
+        let nonce = AppleSignInNonce()
+        let token = await f.fake.appleIDToken(sub: "001234.abcd", email: "ada@privaterelay.appleid.com", nonce: nonce.raw)
+        let session = try await f.client.signInWithApple(idToken: token, nonce: nonce.raw)
+        #expect(session.user?.email == "ada@privaterelay.appleid.com")
+        #expect(f.client.currentState == .signedIn(session))
+        #expect(try await f.store.load()?.refreshToken == session.refreshToken)
+        #expect(await f.fake.count(.idTokenGrant) == 1)
+    }
+
+    @Test func aRefusedTokenIsInvalidCredentialsWithTheServersReasonAndStoresNothing() async throws {
+        let f = await Fixture.make()
+        let nonce = AppleSignInNonce()
+        let token = await f.fake.appleIDToken(sub: "001234.abcd", email: nil, nonce: nonce.raw)
+        let error = await #expect(throws: SessionError.self) {
+            try await f.client.signInWithApple(idToken: token, nonce: AppleSignInNonce().raw)
+        }
+        #expect(error == .invalidCredentials)
+        #expect(error?.message.contains("nonce") == true)
+        #expect(try await f.store.load()?.holdsSession != true)
+        if case .signedIn = f.client.currentState { Issue.record("signed in with a refused token") }
+    }
+
+    @Test func aServerWithoutAppleSaysUnsupported() async throws {
+        let f = await Fixture.make()
+        await f.fake.inject(
+            .goTrueError(status: 400, code: .providerDisabled, message: "Unsupported provider: apple"), on: .idTokenGrant)
+        let error = await #expect(throws: SessionError.self) {
+            try await f.client.signInWithApple(idToken: "x.y.z", nonce: "n")
+        }
+        #expect(error == .unsupported)
+    }
+
+    @Test func aCustomBackendSaysUnsupportedWithoutARequest() async throws {
+        let backend = CustomBackend(
+            refreshURL: URL(string: "https://api.example.com/refresh")!, meURL: URL(string: "https://api.example.com/me")!)
+        #expect(throws: SessionError.unsupported) {
+            try backend.request(for: .signInWithIDToken(IDTokenRequest(provider: "apple", idToken: "t", nonce: nil)))
+        }
+    }
+
+    @Test func theNonceIsRandomAndItsHashIsWhatAppleGets() {
+        let nonce = AppleSignInNonce(raw: "abc")
+        // SHA-256("abc"), FIPS 180-2's test vector.
+        #expect(nonce.hashed == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(AppleSignInNonce().raw != AppleSignInNonce().raw)
+        #expect(AppleSignInNonce().raw.count == 43)
+    }
+}
