@@ -29,6 +29,8 @@ public struct SimulationReport: Sendable {
                       measured: sum(\.reuseDetections), holds: sum(\.reuseDetections) == 0),
             Invariant(name: "401s reaching the app while the session was valid", required: "0",
                       measured: sum(\.unauthorizedWhileValid), holds: sum(\.unauthorizedWhileValid) == 0),
+            Invariant(name: "requests answered notSignedIn while the session lived", required: "0",
+                      measured: sum(\.notSignedInWhileLive), holds: sum(\.notSignedInWhileLive) == 0),
             Invariant(name: "sessionExpired events in \(ended.count) ended lives", required: "\(ended.count) (1 each)",
                       measured: ended.reduce(0) { $0 + $1.sessionExpiredEvents }, holds: wrongExpiry == 0),
             Invariant(name: "ended lives still signed in at relaunch", required: "0",

@@ -218,6 +218,10 @@ extension SessionClient {
                 await endSession(.expired(.sessionExpired), lockHeld: lockHeld, fromRefresh: true)
                 return .failure(.sessionExpired)
             }
+            if planted(.forgetOnTransient) {
+                current = nil
+                return .failure(.notSignedIn)
+            }
             return .failure(refreshFailed(outcome, error: error, session: session))
         }
     }

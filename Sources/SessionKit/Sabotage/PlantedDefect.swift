@@ -20,4 +20,7 @@ enum PlantedDefect: String, Sendable, CaseIterable {
     case silentEnd = "silent-end"
     /// Sign out on any 401 an API call gets.
     case signOutOnAny401 = "sign-out-on-any-401"
+    /// Forget the session in memory after a failed refresh, with no event and
+    /// the store untouched: the app is told "not signed in" until a relaunch.
+    case forgetOnTransient = "forget-on-transient"
 }

@@ -118,7 +118,11 @@ extension AppLife {
     func record(_ outcome: RequestOutcome) async throws {
         report.requests += 1
         switch outcome {
-        case .ok, .notSignedIn: break
+        case .ok: break
+        case .notSignedIn:
+            // The app believed nobody was signed in while the session lived. A
+            // logout or a lost store already counted explains it; anything else is its own defect.
+            if !ended, tally.snapshot.logouts == 0, report.lostSessions == 0 { report.notSignedInWhileLive += 1 }
         case .transient: report.requestFailuresTransient += 1
         case .unauthorized:
             if !ended, try await familyIsValid() { report.unauthorizedWhileValid += 1 }

@@ -19,6 +19,8 @@ public struct LifeReport: Sendable {
     public var unauthorizedWhileValid = 0
     /// An ended life whose final relaunch still came up signed in.
     public var signedInAfterEnd = 0
+    /// App requests answered `notSignedIn` in a life not ended, with no logout or lost store to explain it.
+    public var notSignedInWhileLive = 0
     /// Access tokens sent after the server's `exp` by a client that could have
     /// known the server's clock (answers with `Date`, no clock change since).
     public var expiredTokensSent = 0
@@ -52,6 +54,7 @@ public struct LifeReport: Sendable {
         if lostSessions > 0 { found.append("\(lostSessions) session(s) lost from the store") }
         if reuseDetections > 0 { found.append("\(reuseDetections) reuse detection(s)") }
         if unauthorizedWhileValid > 0 { found.append("\(unauthorizedWhileValid) request(s) failed as 401 while valid") }
+        if notSignedInWhileLive > 0 { found.append("\(notSignedInWhileLive) request(s) answered notSignedIn while the session lived") }
         if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         let expected = ending == nil ? 0 : 1
