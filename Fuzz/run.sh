@@ -23,10 +23,11 @@ for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz; do
   corpus="$out/corpus-$target"
   mkdir -p "$corpus"
   cp Fuzz/seeds/$target/* "$corpus/" 2>/dev/null || true
+  # 16 KiB: past the 8 KiB JWT limit, so the size checks themselves are fuzzed.
   echo "fuzz: $target, $runs runs"
   log="$out/$target.log"
   status=0
-  "$bin" -runs="$runs" -max_len=4096 -timeout=5 -print_final_stats=1 -artifact_prefix="$out/$target-" \
+  "$bin" -runs="$runs" -max_len=16384 -timeout=5 -print_final_stats=1 -artifact_prefix="$out/$target-" \
     "$corpus" >"$log" 2>&1 || status=$?
   grep -E "^Done|stat::number_of_executed_units" "$log" || true
   # libFuzzer exits non-zero on a crash, leak or timeout and saves the input

@@ -5,11 +5,13 @@
 #
 #   scripts/schemathesis.sh                      # CI size (SCHEMATHESIS_EXAMPLES=25)
 #   SCHEMATHESIS_EXAMPLES=500 scripts/schemathesis.sh   # full size
+#   SCHEMATHESIS_DATABASE=postgres://… scripts/schemathesis.sh   # against PostgreSQL
 #
 # Needs the debug build (`swift build`), python3 and PyPI. Installs
 # schemathesis into .build/schemathesis-venv once. Exits non-zero on any
 # failure. Environment: SCHEMATHESIS_VERSION, SCHEMATHESIS_EXAMPLES,
-# SCHEMATHESIS_SEED, AUTH_SERVER (the binary).
+# SCHEMATHESIS_SEED, AUTH_SERVER (the binary), SCHEMATHESIS_DATABASE (a
+# PostgreSQL URL; a fresh schema is used in it; default a temporary SQLite file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,12 @@ if [[ ! -x "$venv/bin/schemathesis" ]] || [[ "$("$venv/bin/schemathesis" --versi
 fi
 
 work="$(mktemp -d)"
+database="$work/auth.sqlite"
+if [[ -n "${SCHEMATHESIS_DATABASE:-}" ]]; then
+  # A schema of its own, so runs never meet each other's rows.
+  separator="?"; [[ "$SCHEMATHESIS_DATABASE" == *"?"* ]] && separator="&"
+  database="${SCHEMATHESIS_DATABASE}${separator}schema=schemathesis_$(date +%s)_$$"
+fi
 server_pid=""
 cleanup() {
   # SIGKILL: the server holds nothing worth a graceful stop (a temp SQLite file).
@@ -37,7 +45,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$server_binary" serve --host 127.0.0.1 --port 0 --database "$work/auth.sqlite" --log-level info \
+"$server_binary" serve --host 127.0.0.1 --port 0 --database "$database" --log-level info \
   >"$work/server.log" 2>&1 &
 server_pid=$!
 port=""
@@ -66,14 +74,17 @@ run() {
     --suppress-health-check all --warnings off --generation-database none "$@")
 }
 
-echo "schemathesis $version against $base, $examples examples per operation, seed $seed"
+# Never echo the URL: it may carry the database password.
+echo "schemathesis $version against $base ($([[ -n "${SCHEMATHESIS_DATABASE:-}" ]] && echo PostgreSQL || echo SQLite)), $examples examples per operation, seed $seed"
 status=0
-# Phase 1: everything that keeps the session alive.
+# Phase 1: everything that keeps the session alive, and the stateful run that
+# follows openapi.yaml's links (sign-up → refresh → refresh …).
 run -H "Authorization: Bearer $(token phase1)" \
   --exclude-operation-id logout --exclude-operation-id deleteMe --exclude-operation-id revokeSession || status=$?
 # Phase 2: the operations that end sessions or the account, with a fresh user.
 run -H "Authorization: Bearer $(token phase2)" \
-  --include-operation-id logout --include-operation-id deleteMe --include-operation-id revokeSession || status=$?
+  --include-operation-id logout --include-operation-id deleteMe --include-operation-id revokeSession \
+  --phases examples,coverage,fuzzing || status=$?
 
 if grep -qiE 'fatal|crash' "$work/server.log"; then
   echo "auth-server logged a crash:" >&2

@@ -76,7 +76,17 @@ paths:
           application/json:
             schema: { $ref: "#/components/schemas/PasswordCredentials" }
       responses:
-        "200": { $ref: "#/components/responses/Session" }
+        "200":
+          description: A session (access token, rotating refresh token, user).
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Session" }
+          links:
+            # Stateful runs (schemathesis) follow the session instead of stopping at a dead token.
+            RefreshTheSession:
+              operationId: token
+              parameters: { grant_type: refresh_token }
+              requestBody: { refresh_token: "$response.body#/refresh_token" }
         "400": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
@@ -108,7 +118,17 @@ paths:
           application/json:
             schema: { $ref: "#/components/schemas/TokenRequest" }
       responses:
-        "200": { $ref: "#/components/responses/Session" }
+        "200":
+          description: A session (access token, rotating refresh token, user).
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Session" }
+          links:
+            # Stateful runs (schemathesis) follow the session instead of stopping at a dead token.
+            RefreshTheSession:
+              operationId: token
+              parameters: { grant_type: refresh_token }
+              requestBody: { refresh_token: "$response.body#/refresh_token" }
         "400": { $ref: "#/components/responses/GoTrueError" }
         "404": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
