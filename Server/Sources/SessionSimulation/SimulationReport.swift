@@ -70,7 +70,7 @@ public struct SimulationReport: Sendable {
         lines.append("| HTTP requests through the fault proxy | \(sum(\.transportRequests)) |")
         lines.append("| refreshes / adopted from the other process | \(sum(\.refreshes)) / \(sum(\.adoptions)) |")
         lines.append("| relaunches from the store | \(sum(\.relaunches)) |")
-        lines.append("| kills: background / mid-refresh / mid-write | \(sum(\.backgroundKills)) / \(sum(\.midRefreshKills)) / \(sum(\.midWriteKills)) |")
+        lines.append("| kills that fired: background / mid-refresh, rotation committed / mid-refresh, not committed / mid-write | \(sum(\.backgroundKills)) / \(sum(\.midRefreshKills)) / \(sum(\.midRefreshKillsNotCommitted)) / \(sum(\.midWriteKills)) |")
         lines.append("| extension runs sharing the store | \(sum(\.extensionRuns)) |")
         lines.append("| offline windows (2 min – 3 days) | \(sum(\.offlineWindows)) |")
         lines.append("| device clock changed mid-life | \(sum(\.clockChanges)) |")

@@ -8,6 +8,8 @@ public final class SimulatedProcess: @unchecked Sendable {
     private var dead = false
     private var loseNextRefreshResponse = false
     private var crashOnNextSave = false
+    private var refreshKillFired = false
+    private var saveKillFired = false
 
     public init() {}
 
@@ -23,10 +25,16 @@ public final class SimulatedProcess: @unchecked Sendable {
     /// The next store write dies before its rename: killed mid-write.
     public func killDuringNextSave() { lock.withLock { crashOnNextSave = true } }
 
+    /// Whether an armed mid-refresh kill fired (a refresh reached the wire),
+    /// and whether an armed mid-write kill fired (a save reached the rename):
+    /// a kill is counted only when it fired.
+    public var firedKills: (refresh: Bool, save: Bool) { lock.withLock { (refreshKillFired, saveKillFired) } }
+
     /// Consumes the mid-refresh kill, if armed.
     func takeRefreshKill() -> Bool {
         lock.withLock {
             defer { loseNextRefreshResponse = false }
+            if loseNextRefreshResponse { refreshKillFired = true }
             return loseNextRefreshResponse
         }
     }
@@ -37,6 +45,7 @@ public final class SimulatedProcess: @unchecked Sendable {
             guard crashOnNextSave else { return false }
             crashOnNextSave = false
             dead = true
+            saveKillFired = true
             return true
         }
     }

@@ -84,18 +84,28 @@ extension AppLife {
         if let companion { await companion.exit() }
 
         guard !ended else { return }
+        // Counted by what happened, not by what was planned: a kill that never
+        // fired (no refresh reached the wire, no save began) was a plain kill.
         if random.chance(parameters.midRefreshKillChance) {
+            let before = try await activeTokenHash()
             app.process.killDuringNextRefresh()
             await Self.forceRefresh(app.client)
             await app.kill()
             self.app = nil
-            report.midRefreshKills += 1
+            if !app.process.firedKills.refresh {
+                report.backgroundKills += 1
+            } else if try await activeTokenHash() != before {
+                // The server confirms it rotated: the answer died with the process.
+                report.midRefreshKills += 1
+            } else {
+                report.midRefreshKillsNotCommitted += 1
+            }
         } else if random.chance(parameters.midWriteKillChance) {
             app.process.killDuringNextSave()
             await Self.forceRefresh(app.client)
             await app.kill()
             self.app = nil
-            report.midWriteKills += 1
+            if app.process.firedKills.save { report.midWriteKills += 1 } else { report.backgroundKills += 1 }
         }
     }
 
@@ -155,6 +165,12 @@ extension AppLife {
         } catch {
             // Transient failures are the point here; the process is killed next.
         }
+    }
+
+    /// Server truth: the refresh token the family's session holds now.
+    func activeTokenHash() async throws -> String? {
+        guard let sessionID else { return nil }
+        return try await world.server.store.session(id: sessionID)?.activeTokenHash
     }
 
     /// Server truth: the family exists, is not revoked, and is within its absolute lifetime.

@@ -32,6 +32,8 @@ public struct LifeReport: Sendable {
     public var backgroundKills = 0
     public var midRefreshKills = 0
     public var midWriteKills = 0
+    /// Mid-refresh kills that fired but after which the server had not rotated (the request died before committing).
+    public var midRefreshKillsNotCommitted = 0
     public var extensionRuns = 0
     public var offlineWindows = 0
     public var clockChanges = 0
