@@ -29,7 +29,7 @@ public struct ChaosSimulation: Sendable {
         let groups = min(parameters.parallelism, max(1, indices.count))
         let counter = ProgressCounter()
         let started = ContinuousClock.now
-        let lives = try await withThrowingTaskGroup(of: [LifeReport].self) { group in
+        let groupResults = try await withThrowingTaskGroup(of: ([LifeReport], [String]).self) { group in
             for worker in 0..<groups {
                 let mine = stride(from: worker, to: indices.count, by: groups).map { indices[$0] }
                 group.addTask {
@@ -38,17 +38,19 @@ public struct ChaosSimulation: Sendable {
                     }
                 }
             }
-            var all: [LifeReport] = []
-            for try await reports in group { all += reports }
-            return all.sorted { $0.index < $1.index }
+            var all: [([LifeReport], [String])] = []
+            for try await result in group { all.append(result) }
+            return all
         }
         let elapsed = ContinuousClock.now - started
-        return SimulationReport(parameters: parameters, lives: lives, wallSeconds: elapsed.seconds)
+        return SimulationReport(
+            parameters: parameters, lives: groupResults.flatMap(\.0).sorted { $0.index < $1.index }, wallSeconds: elapsed.seconds,
+            unreconciled: groupResults.flatMap(\.1))
     }
 
     private static func runGroup(
         lives: [Int], parameters: SimulationParameters, lifeDone: @escaping @Sendable () -> Void
-    ) async throws -> [LifeReport] {
+    ) async throws -> ([LifeReport], [String]) {
         let serverClock = ManualClock()
         var configuration = AuthServerConfiguration.testing(clock: serverClock)
         // The simulation is one IP making every life's requests; the limits are not under test here.
@@ -73,7 +75,7 @@ public struct ChaosSimulation: Sendable {
                     reports.append(try await AppLife(index: index, parameters: parameters, world: world).run())
                     lifeDone()
                 }
-                return reports
+                return (reports, FaultReconciliation.mismatches(lives: reports, proxy: proxy.statistics))
             }
         }
     }

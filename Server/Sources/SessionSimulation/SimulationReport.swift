@@ -5,6 +5,15 @@ public struct SimulationReport: Sendable {
     public let parameters: SimulationParameters
     public let lives: [LifeReport]
     public let wallSeconds: Double
+    /// Faults whose device draws and proxy injections disagree (``FaultReconciliation``).
+    public let unreconciled: [String]
+
+    public init(parameters: SimulationParameters, lives: [LifeReport], wallSeconds: Double, unreconciled: [String] = []) {
+        self.parameters = parameters
+        self.lives = lives
+        self.wallSeconds = wallSeconds
+        self.unreconciled = unreconciled
+    }
 
     /// One invariant: what is counted, what is required, what was found.
     public struct Invariant: Sendable {
@@ -35,6 +44,8 @@ public struct SimulationReport: Sendable {
                       measured: ended.reduce(0) { $0 + $1.sessionExpiredEvents }, holds: wrongExpiry == 0),
             Invariant(name: "ended lives still signed in at relaunch", required: "0",
                       measured: sum(\.signedInAfterEnd), holds: sum(\.signedInAfterEnd) == 0),
+            Invariant(name: "faults drawn but not injected by the proxy, or injected but not drawn", required: "0",
+                      measured: unreconciled.count, holds: unreconciled.isEmpty),
             Invariant(name: "expired access tokens sent while the server's clock was known", required: "0",
                       measured: sum(\.expiredTokensSent), holds: sum(\.expiredTokensSent) == 0),
         ]
@@ -78,6 +89,11 @@ public struct SimulationReport: Sendable {
             "\(fault.rawValue) \(lives.reduce(0) { $0 + ($1.faults[fault] ?? 0) })"
         }
         lines.append("| injected faults | \(faults.joined(separator: ", ")) |")
+        let onRefresh = Fault.allCases.filter { parameters.intermediaryFaults || Fault.classic.contains($0) }.map { fault in
+            "\(fault.rawValue) \(lives.reduce(0) { $0 + ($1.refreshFaults[fault] ?? 0) })"
+        }
+        lines.append("| of which on refresh requests | \(onRefresh.joined(separator: ", ")) |")
+        for mismatch in unreconciled { lines.append("| unreconciled | \(mismatch) |") }
         let failing = failingLives
         if !failing.isEmpty {
             lines.append("")
@@ -87,5 +103,39 @@ public struct SimulationReport: Sendable {
             }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension SimulationReport {
+    /// What a run must have exercised for its zeros to mean something: each
+    /// fault of the menu on refresh requests, and fired kills of each kind.
+    public struct CoverageFloors: Sendable {
+        public var faultsOnRefreshEach: Int
+        public var killsEach: Int
+
+        public init(faultsOnRefreshEach: Int, killsEach: Int) {
+            self.faultsOnRefreshEach = faultsOnRefreshEach
+            self.killsEach = killsEach
+        }
+    }
+
+    /// Each floor the run fell below, in words; empty when every floor was met.
+    public func shortfalls(below floors: CoverageFloors) -> [String] {
+        func sum(_ key: KeyPath<LifeReport, Int>) -> Int { lives.reduce(0) { $0 + $1[keyPath: key] } }
+        var found: [String] = []
+        for fault in Fault.allCases where parameters.intermediaryFaults || Fault.classic.contains(fault) {
+            // `refused` reaches no server; every other fault must have met refreshes.
+            let count = lives.reduce(0) { $0 + ($1.refreshFaults[fault] ?? 0) }
+            if count < floors.faultsOnRefreshEach {
+                found.append("\(fault.rawValue) on refresh requests: \(count) < \(floors.faultsOnRefreshEach)")
+            }
+        }
+        for (name, count) in [
+            ("background kills", sum(\.backgroundKills)), ("mid-refresh kills (committed)", sum(\.midRefreshKills)),
+            ("mid-write kills", sum(\.midWriteKills)),
+        ] where count < floors.killsEach {
+            found.append("\(name): \(count) < \(floors.killsEach)")
+        }
+        return found
     }
 }

@@ -19,6 +19,9 @@ struct ChaosSimulationTests {
         for life in report.failingLives.prefix(10) {
             Issue.record("life \(life.index) (replay: reliability --seed 20261122 --life \(life.index)): \(life.violations)")
         }
+        // The zeros mean something only if the run met what it claims to survive.
+        let shortfalls = report.shortfalls(below: SimulationReport.CoverageFloors(faultsOnRefreshEach: 20, killsEach: 50))
+        #expect(shortfalls.isEmpty, "coverage below the floors: \(shortfalls)")
     }
 }
 

@@ -41,13 +41,14 @@ public struct ChaosMiddleware: TransportMiddleware {
             // commits, the answer is cut off, and the process is gone before it
             // could have read it. (A reset rather than a lost response: the
             // process is dead either way, and a reset costs no timeout.)
-            network.count(.lostResponse)
+            network.countKillReset()
             request.setValue(ProxyFault.resetMidResponse.name, forHTTPHeaderField: FaultProxy.faultHeader)
             do { _ = try await next(request) } catch {}
             process.kill()
             throw URLError(.cancelled)
         }
         if let fault = network.drawFault() {
+            if Self.isRefresh(request) { network.countOnRefresh(fault) }
             if let proxyFault = fault.proxyFault {
                 request.setValue(proxyFault.name, forHTTPHeaderField: FaultProxy.faultHeader)
             } else if let url = request.url {

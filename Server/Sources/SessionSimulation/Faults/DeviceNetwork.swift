@@ -10,6 +10,8 @@ public final class DeviceNetwork: @unchecked Sendable {
     private var offline = false
     private var inFlight = 0
     private var injected: [Fault: Int] = [:]
+    private var injectedOnRefresh: [Fault: Int] = [:]
+    private var killResets = 0
     private var requests = 0
     private let menu: [Fault]
     private var clockKnowable: Bool
@@ -65,6 +67,15 @@ public final class DeviceNetwork: @unchecked Sendable {
     /// Requests that went through the network (faulty or not).
     public var requestCount: Int { lock.withLock { requests } }
 
+    /// The faults drawn for refresh requests (the coverage floors count these).
+    public var refreshFaults: [Fault: Int] { lock.withLock { injectedOnRefresh } }
+
+    /// Mid-refresh kills that sent a refresh through the proxy with a reset (not a drawn fault).
+    public var killResetsSent: Int { lock.withLock { killResets } }
+
+    func countOnRefresh(_ fault: Fault) { lock.withLock { injectedOnRefresh[fault, default: 0] += 1 } }
+    func countKillReset() { lock.withLock { killResets += 1 } }
+
     func begin() { lock.withLock { inFlight += 1; requests += 1 } }
     func end() { lock.withLock { inFlight -= 1 } }
 
@@ -78,5 +89,4 @@ public final class DeviceNetwork: @unchecked Sendable {
         }
     }
 
-    func count(_ fault: Fault) { lock.withLock { injected[fault, default: 0] += 1 } }
 }

@@ -233,6 +233,8 @@ extension AppLife {
         report.refreshes = counts.refreshes
         report.adoptions = counts.adoptions
         report.faults = network.injectedFaults
+        report.refreshFaults = network.refreshFaults
+        report.killResets = network.killResetsSent
         report.expiredTokensSent = network.expiredTokensSent
         report.transportRequests = network.requestCount
         report.simulatedDays = elapsed / 86_400

@@ -41,6 +41,10 @@ public struct LifeReport: Sendable {
     public var adoptions = 0
     public var transportRequests = 0
     public var faults: [Fault: Int] = [:]
+    /// Faults drawn for refresh requests.
+    public var refreshFaults: [Fault: Int] = [:]
+    /// Refreshes a mid-refresh kill sent through the proxy with a reset.
+    public var killResets = 0
     public var simulatedDays = 0.0
 
     init(index: Int, seed: UInt64, ending: Ending?) {

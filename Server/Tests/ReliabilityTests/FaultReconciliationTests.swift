@@ -1,0 +1,29 @@
+import SessionKitFaultProxy
+import Testing
+@testable import SessionSimulation
+
+/// The reconciliation can fail: a draw the proxy never injected, or an
+/// injection nobody drew, is named.
+struct FaultReconciliationTests {
+    static func life(faults: [Fault: Int], killResets: Int) -> LifeReport {
+        var life = LifeReport(index: 0, seed: 1, ending: nil)
+        life.faults = faults
+        life.killResets = killResets
+        return life
+    }
+
+    @Test func agreeingCountsReconcileAndRefusedIsNotTheProxys() {
+        var proxy = ProxyStatistics()
+        proxy.faults = ["stall": 2, "reset-mid-response": 3]
+        let lives = [Self.life(faults: [.stall: 2, .resetMidResponse: 1, .refused: 5], killResets: 2)]
+        #expect(FaultReconciliation.mismatches(lives: lives, proxy: proxy).isEmpty)
+    }
+
+    @Test func aDrawThatNeverLeftAndAnInjectionNobodyDrewAreNamed() {
+        var proxy = ProxyStatistics()
+        proxy.faults = ["stall": 1, "garble-body": 1]
+        let mismatches = FaultReconciliation.mismatches(lives: [Self.life(faults: [.stall: 2], killResets: 0)], proxy: proxy)
+        #expect(mismatches.count == 2)
+        #expect(mismatches.contains { $0.hasPrefix("stall: drawn 2, injected by the proxy 1") })
+    }
+}
