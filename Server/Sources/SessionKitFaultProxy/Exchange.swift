@@ -13,6 +13,22 @@ struct Exchange {
     ) async throws -> ProxyConnection.Next {
         var head = requestHead
         head.headers.remove(name: FaultProxy.faultHeader)
+        if requestHead.uri.hasPrefix(ProxyFault.portalPath) {
+            // A client that followed a `302` fault: the portal answers, once. Clients
+            // copy headers onto the redirected request, and applying the fault again
+            // made a redirect loop (21 injections per draw, found by reconciling the
+            // harness's draws with these statistics).
+            context.count { statistics in
+                statistics.requests += 1
+                statistics.portalPages += 1
+            }
+            guard case .respond(let status, let contentType, let text, _) = ProxyFault.captivePortal.kind else { return .close }
+            let headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(text.utf8.count))])
+            try await write(
+                HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers),
+                ByteBuffer(string: text))
+            return .keepAlive
+        }
         let fault = context.plan.decide(
             ProxyRequest(
                 method: requestHead.method.rawValue, target: requestHead.uri,

@@ -81,8 +81,11 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
     /// The server answers; the body arrives in small pieces over about half a
     /// second (a congested mobile link), complete.
     public static let trickleBody = ProxyFault(kind: .trickleBody, name: "trickle-body")
-    /// A 302 to a portal page on the same host (which the server does not have).
-    public static let redirect = ProxyFault(kind: .redirect(location: "/captive-portal/login"), name: "302")
+    /// Where ``redirect`` sends the client: the proxy answers it with the portal's page.
+    public static let portalPath = "/captive-portal/login"
+    /// A 302 to a captive portal's login page on the same host, which the proxy
+    /// then serves (200 HTML), as hotel and airport networks do.
+    public static let redirect = ProxyFault(kind: .redirect(location: portalPath), name: "302")
 
     /// The intermediary answers, for tests that go through each.
     public static let intermediaries: [ProxyFault] = [unauthorizedHTML, forbiddenHTML, invalidAPIKey, captivePortal, redirect]

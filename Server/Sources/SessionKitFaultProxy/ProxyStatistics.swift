@@ -8,6 +8,8 @@ public struct ProxyStatistics: Sendable, Equatable {
     public var connections = 0
     /// Injected faults by name.
     public var faults: [String: Int] = [:]
+    /// Portal pages served to clients that followed a `302` fault (not faults of their own).
+    public var portalPages = 0
 
     public init() {}
 }

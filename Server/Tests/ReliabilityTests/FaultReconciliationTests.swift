@@ -27,3 +27,16 @@ struct FaultReconciliationTests {
         #expect(mismatches.contains { $0.hasPrefix("stall: drawn 2, injected by the proxy 1") })
     }
 }
+
+extension FaultReconciliationTests {
+    /// The one resend a transport makes after a reset before forwarding is the
+    /// transport's; more than one per draw is not.
+    @Test func aTransportsOwnResendAfterAResetBeforeForwardingIsNotAMismatch() {
+        var proxy = ProxyStatistics()
+        proxy.faults = ["reset-before-forwarding": 5]
+        let lives = [Self.life(faults: [.resetBeforeForwarding: 3], killResets: 0)]
+        #expect(FaultReconciliation.mismatches(lives: lives, proxy: proxy).isEmpty)
+        proxy.faults = ["reset-before-forwarding": 7]
+        #expect(FaultReconciliation.mismatches(lives: lives, proxy: proxy).count == 1)
+    }
+}
