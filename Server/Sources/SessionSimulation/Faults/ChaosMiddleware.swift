@@ -47,7 +47,8 @@ public struct ChaosMiddleware: TransportMiddleware {
             process.kill()
             throw URLError(.cancelled)
         }
-        if let fault = network.drawFault() {
+        let drawn = network.drawFault()
+        if let fault = drawn {
             if Self.isRefresh(request) { network.countOnRefresh(fault) }
             if let proxyFault = fault.proxyFault {
                 request.setValue(proxyFault.name, forHTTPHeaderField: FaultProxy.faultHeader)
@@ -55,7 +56,15 @@ public struct ChaosMiddleware: TransportMiddleware {
                 request.url = FaultProxy.redirect(url, to: proxy.refusedURL)
             }
         }
-        let answer = try await next(request)
+        let answer: (Data, HTTPURLResponse)
+        do {
+            answer = try await next(request)
+        } catch {
+            if let drawn, (error as? URLError)?.code == .cancelled || error is CancellationError {
+                network.countCancelledDraw(drawn)
+            }
+            throw error
+        }
         network.answered()
         return answer
     }

@@ -12,6 +12,7 @@ public final class DeviceNetwork: @unchecked Sendable {
     private var injected: [Fault: Int] = [:]
     private var injectedOnRefresh: [Fault: Int] = [:]
     private var killResets = 0
+    private var cancelledDraws: [Fault: Int] = [:]
     private var requests = 0
     private let menu: [Fault]
     private var clockKnowable: Bool
@@ -75,6 +76,11 @@ public final class DeviceNetwork: @unchecked Sendable {
 
     func countOnRefresh(_ fault: Fault) { lock.withLock { injectedOnRefresh[fault, default: 0] += 1 } }
     func countKillReset() { lock.withLock { killResets += 1 } }
+    func countCancelledDraw(_ fault: Fault) { lock.withLock { cancelledDraws[fault, default: 0] += 1 } }
+
+    /// Drawn faults whose request was cancelled (its process killed): it may
+    /// or may not have reached the proxy before the cancellation.
+    public var cancelledFaultDraws: [Fault: Int] { lock.withLock { cancelledDraws } }
 
     func begin() { lock.withLock { inFlight += 1; requests += 1 } }
     func end() { lock.withLock { inFlight -= 1 } }

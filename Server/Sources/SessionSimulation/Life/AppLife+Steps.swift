@@ -235,6 +235,7 @@ extension AppLife {
         report.faults = network.injectedFaults
         report.refreshFaults = network.refreshFaults
         report.killResets = network.killResetsSent
+        report.cancelledFaultDraws = network.cancelledFaultDraws
         report.expiredTokensSent = network.expiredTokensSent
         report.transportRequests = network.requestCount
         report.simulatedDays = elapsed / 86_400

@@ -45,6 +45,8 @@ public struct LifeReport: Sendable {
     public var refreshFaults: [Fault: Int] = [:]
     /// Refreshes a mid-refresh kill sent through the proxy with a reset.
     public var killResets = 0
+    /// Drawn faults whose request was cancelled, so may never have reached the proxy.
+    public var cancelledFaultDraws: [Fault: Int] = [:]
     public var simulatedDays = 0.0
 
     init(index: Int, seed: UInt64, ending: Ending?) {
