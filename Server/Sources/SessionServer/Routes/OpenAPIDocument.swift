@@ -82,11 +82,7 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Session" }
           links:
-            # Stateful runs (schemathesis) follow the session instead of stopping at a dead token.
-            RefreshTheSession:
-              operationId: token
-              parameters: { grant_type: refresh_token }
-              requestBody: { refresh_token: "$response.body#/refresh_token" }
+            RefreshTheSession: { $ref: "#/components/links/RefreshTheSession" }
         "400": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
@@ -124,11 +120,7 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Session" }
           links:
-            # Stateful runs (schemathesis) follow the session instead of stopping at a dead token.
-            RefreshTheSession:
-              operationId: token
-              parameters: { grant_type: refresh_token }
-              requestBody: { refresh_token: "$response.body#/refresh_token" }
+            RefreshTheSession: { $ref: "#/components/links/RefreshTheSession" }
         "400": { $ref: "#/components/responses/GoTrueError" }
         "404": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
@@ -453,6 +445,12 @@ paths:
 security:
   - bearer: []
 components:
+  links:
+    # Stateful runs (schemathesis) follow a session instead of stopping at a dead token.
+    RefreshTheSession:
+      operationId: token
+      parameters: { grant_type: refresh_token }
+      requestBody: { refresh_token: "$response.body#/refresh_token" }
   securitySchemes:
     bearer:
       type: http
