@@ -76,13 +76,7 @@ paths:
           application/json:
             schema: { $ref: "#/components/schemas/PasswordCredentials" }
       responses:
-        "200":
-          description: A session (access token, rotating refresh token, user).
-          content:
-            application/json:
-              schema: { $ref: "#/components/schemas/Session" }
-          links:
-            RefreshTheSession: { $ref: "#/components/links/RefreshTheSession" }
+        "200": { $ref: "#/components/responses/Session" }
         "400": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
@@ -114,13 +108,7 @@ paths:
           application/json:
             schema: { $ref: "#/components/schemas/TokenRequest" }
       responses:
-        "200":
-          description: A session (access token, rotating refresh token, user).
-          content:
-            application/json:
-              schema: { $ref: "#/components/schemas/Session" }
-          links:
-            RefreshTheSession: { $ref: "#/components/links/RefreshTheSession" }
+        "200": { $ref: "#/components/responses/Session" }
         "400": { $ref: "#/components/responses/GoTrueError" }
         "404": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
@@ -468,6 +456,8 @@ components:
       content:
         application/json:
           schema: { $ref: "#/components/schemas/Session" }
+      links:
+        RefreshTheSession: { $ref: "#/components/links/RefreshTheSession" }
     GoTrueError:
       description: An error in GoTrue's shape.
       content:
