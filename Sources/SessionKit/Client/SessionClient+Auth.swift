@@ -14,7 +14,12 @@ extension SessionClient {
     ///   session could not be saved (then nothing changed: try again).
     @discardableResult
     public func signIn(email: String, password: String) async throws(SessionError) -> Session {
-        let request = try backend.request(for: .signIn(PasswordCredentials(email: email, password: password)))
+        try await signIn(with: backend.request(for: .signIn(PasswordCredentials(email: email, password: password))))
+    }
+
+    /// Sends a sign-in request and establishes the session it answers with
+    /// (saved, verified, before this returns).
+    func signIn(with request: URLRequest) async throws(SessionError) -> Session {
         let data = try await sendUnauthorized(request, context: .signIn)
         let response = try BackendDecoding.validate(backend.decodeSession(data))
         let session = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))

@@ -24,15 +24,10 @@ extension SessionClient {
         guard !idToken.isEmpty else { throw SessionError.invalidRequest.with(message: "The ID token is empty.") }
         let request = try backend.request(
             for: .signInWithIDToken(IDTokenRequest(provider: provider, idToken: idToken, nonce: nonce)))
-        let data: Data
         do throws(SessionError) {
-            data = try await sendUnauthorized(request, context: .signIn)
+            return try await signIn(with: request)
         } catch where error.goTrueCode == .providerDisabled {
             throw SessionError.unsupported.with(message: "This server does not offer sign-in with \(provider).")
         }
-        let response = try BackendDecoding.validate(backend.decodeSession(data))
-        let session = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
-        try await establish(session)
-        return session
     }
 }
