@@ -82,10 +82,9 @@ struct AppleIDTokenVerifier: Sendable {
         case (_?, nil):
             throw AuthError.badIDToken("a nonce was sent but the ID token carries none")
         case (let raw?, let hashed?):
-            let expected = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
-            guard expected.utf8.count == hashed.utf8.count,
-                zip(expected.utf8, hashed.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
-            else { throw AuthError.badIDToken("the nonce does not match the ID token") }
+            guard SHA256Hex.constantTimeEquals(SHA256Hex.of(raw), hashed) else {
+                throw AuthError.badIDToken("the nonce does not match the ID token")
+            }
         }
     }
 

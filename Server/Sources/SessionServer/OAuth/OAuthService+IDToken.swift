@@ -13,13 +13,7 @@ extension OAuthService {
         }
         let account = try await apple.account(idToken: request.idToken, nonce: request.nonce, now: clock.now)
         let user = try await findOrCreateUser(provider: "apple", account: account)
-        let now = clock.now
-        let (session, refreshToken) = try await store.createSession(
-            userID: user.id, userAgent: origin.userAgent, ip: origin.ip, now: now,
-            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL, method: "oauth")
-        var signedIn = user
-        signedIn.lastSignInAt = now
         logger.info("Signed in with an Apple ID token", metadata: ["user": "\(user.id)"])
-        return try await sessions.tokenResponse(user: signedIn, session: session, refreshToken: refreshToken)
+        return try await sessions.startSession(for: user, origin: origin, method: "oauth")
     }
 }

@@ -26,11 +26,6 @@ enum PKCEChallenge {
     /// True when `verifier` answers `challenge`, compared in constant time so
     /// the time taken does not reveal how much of a guess was right.
     static func verify(verifier: String, challenge: String) -> Bool {
-        let computed = Array(s256(verifier).utf8)
-        let expected = Array(challenge.utf8)
-        guard computed.count == expected.count else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(computed, expected) { difference |= a ^ b }
-        return difference == 0
+        SHA256Hex.constantTimeEquals(s256(verifier), challenge)
     }
 }

@@ -46,36 +46,40 @@ public actor RateLimiter: RateLimiting {
 
     public func attempt(_ key: String) -> RateLimitDecision {
         let now = clock.now.timeIntervalSince1970
-        var slots = [Int](repeating: 0, count: Self.rows)
-        var estimate = UInt32.max
-        var oldestLiveStart = now
-        for row in 0..<Self.rows {
-            var hasher = Hasher()
-            hasher.combine(seeds[row])
-            hasher.combine(key)
-            let slot = row * width + (hasher.finalize() & (width - 1))
-            slots[row] = slot
-            // A window that ended, or that starts after now (the clock stepped back), counts nothing.
-            let live = starts[slot] <= now && now - starts[slot] < window
-            let count = live ? counts[slot] : 0
-            if count < estimate {
-                estimate = count
-                oldestLiveStart = live ? starts[slot] : now
-            }
-        }
+        // Two rows, unrolled: no per-request allocation on this hot path.
+        let (first, second) = (slot(row: 0, key), slot(row: 1, key))
+        let (firstCount, secondCount) = (liveCount(first, now: now), liveCount(second, now: now))
+        let estimate = min(firstCount ?? 0, secondCount ?? 0)
         guard estimate < UInt32(clamping: limit) else {
-            let remaining = window - (now - oldestLiveStart)
-            return .limited(retryAfter: max(1, Int(remaining.rounded(.up))))
+            // Both slots are live and full; the window to wait out is the one giving the estimate.
+            let start = firstCount == estimate ? starts[first] : secondCount == estimate ? starts[second] : now
+            return .limited(retryAfter: max(1, Int((window - (now - start)).rounded(.up))))
         }
-        for slot in slots {
-            let live = starts[slot] <= now && now - starts[slot] < window
-            if !live {
-                starts[slot] = now
-                counts[slot] = 1
-            } else if counts[slot] == estimate {
-                counts[slot] += 1
-            }
-        }
+        raise(first, liveCount: firstCount, estimate: estimate, now: now)
+        raise(second, liveCount: secondCount, estimate: estimate, now: now)
         return .allowed
+    }
+
+    private func slot(row: Int, _ key: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(seeds[row])
+        hasher.combine(key)
+        return row * width + (hasher.finalize() & (width - 1))
+    }
+
+    /// The slot's count, or `nil` when its window ended or starts after now (the clock stepped back).
+    private func liveCount(_ slot: Int, now: Double) -> UInt32? {
+        starts[slot] <= now && now - starts[slot] < window ? counts[slot] : nil
+    }
+
+    /// Counts one request: a dead slot starts a window; a live one rises only
+    /// where it equals the estimate (conservative update).
+    private func raise(_ slot: Int, liveCount: UInt32?, estimate: UInt32, now: Double) {
+        if liveCount == nil {
+            starts[slot] = now
+            counts[slot] = 1
+        } else if liveCount == estimate {
+            counts[slot] += 1
+        }
     }
 }

@@ -99,11 +99,12 @@ public struct SessionService: Sendable {
         }
     }
 
-    func startSession(for user: UserRecord, origin: Origin) async throws -> TokenResponse {
+    /// - Parameter method: how the person signed in (`password`, `oauth`), for the token's `amr` claim.
+    func startSession(for user: UserRecord, origin: Origin, method: String = "password") async throws -> TokenResponse {
         let now = clock.now
         let (session, refreshToken) = try await store.createSession(
             userID: user.id, userAgent: origin.userAgent, ip: origin.ip, now: now,
-            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL)
+            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL, method: method)
         var signedIn = user
         signedIn.lastSignInAt = now
         return try await tokenResponse(user: signedIn, session: session, refreshToken: refreshToken)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SessionCore
 
@@ -19,8 +18,7 @@ public struct SharedRateLimiter: RateLimiting {
     let clock: any SessionClock
 
     public func attempt(_ key: String) async throws -> RateLimitDecision {
-        let digest = SHA256.hash(data: Data((name + "\u{0}" + key).utf8))
-        let stored = digest.map { String(format: "%02x", $0) }.joined()
+        let stored = SHA256Hex.of(name + "\u{0}" + key)
         let now = clock.now
         let (start, count) = try await store.countRateLimited(key: stored, window: window, now: now)
         guard count > limit else { return .allowed }

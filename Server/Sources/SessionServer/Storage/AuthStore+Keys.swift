@@ -28,9 +28,7 @@ extension AuthStore {
         let flavor = driver.flavor
         return try await driver.transaction { db in
             try await Self.lockKeys(on: db, flavor: flavor)
-            let previous = try await db.raw(
-                "SELECT kid FROM signing_keys WHERE retired_at IS NULL ORDER BY generation DESC LIMIT 1"
-            ).first().map { try $0.string("kid") }
+            let previous = try await Self.signingKid(on: db)
             try await db.raw(
                 """
                 INSERT INTO signing_keys (kid, private_key_pem, created_at, generation)
@@ -61,10 +59,7 @@ extension AuthStore {
                 throw KeyManagementError.unknownKey(kid)
             }
             if try row.optionalDate("retired_at") != nil { return false }
-            let signing = try await db.raw(
-                "SELECT kid FROM signing_keys WHERE retired_at IS NULL ORDER BY generation DESC LIMIT 1"
-            ).first().map { try $0.string("kid") }
-            guard signing != kid else { throw KeyManagementError.signingKey(kid) }
+            guard try await Self.signingKid(on: db) != kid else { throw KeyManagementError.signingKey(kid) }
             try await db.raw(
                 "UPDATE signing_keys SET retired_at = \(bind: now.stored) WHERE kid = \(bind: kid)"
             ).run()
@@ -95,6 +90,13 @@ extension AuthStore {
                 kid: try row.string("kid"), generation: try row.decode(column: "generation", as: Int.self), createdAt: try row.date("created_at"),
                 retiredAt: retiredAt, state: state)
         }
+    }
+
+    /// The key that signs: the active key with the highest generation.
+    private static func signingKid(on db: any SQLDatabase) async throws -> String? {
+        try await db.raw(
+            "SELECT kid FROM signing_keys WHERE retired_at IS NULL ORDER BY generation DESC LIMIT 1"
+        ).first().map { try $0.string("kid") }
     }
 
     /// Serializes key changes across replicas: an advisory lock on

@@ -25,7 +25,7 @@ enum RefreshTokenCodec {
 
     /// The lowercase hex SHA-256 of `token`: the only form stored.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256Hex.of(token)
     }
 
     /// Seals `successor` so only a caller presenting `parent` can open it.

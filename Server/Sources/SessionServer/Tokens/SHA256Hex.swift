@@ -1,0 +1,20 @@
+import Crypto
+import Foundation
+
+/// Lowercase hex SHA-256 of text: how refresh tokens are stored, rate-limit
+/// keys are kept, and Apple's ID tokens carry their nonce.
+enum SHA256Hex {
+    static func of(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Equal strings, compared in constant time so the time taken does not
+    /// reveal how much of a guess was right.
+    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let (a, b) = (Array(lhs.utf8), Array(rhs.utf8))
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+}
