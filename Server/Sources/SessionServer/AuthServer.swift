@@ -27,6 +27,9 @@ public struct AuthServer: Sendable {
     public let tokenCache: VerifiedTokenCache
     let sessions: SessionService
     let oauth: OAuthService
+    let codes: EmailCodeService
+    /// Sends mail in the background; `nil` without mail delivery.
+    let mailQueue: MailQueue?
     let logger: Logger
 
     /// Opens the store and prepares everything; the database is migrated and
@@ -80,6 +83,17 @@ public struct AuthServer: Sendable {
                     keys: RemoteJWKSKeySource(url: $0.jwksURL, fetcher: configuration.appleKeysFetcher, clock: configuration.clock),
                     leeway: configuration.leeway)
             })
+        let mailQueue = configuration.mail.map {
+            MailQueue(transport: $0.transport, clock: configuration.clock, retryDelays: $0.retryDelays, metrics: metrics, logger: logger)
+        }
+        if mailQueue == nil {
+            logger.notice("Mail is disabled: email codes, links and password resets are off (set --smtp-url and --mail-from)")
+        }
+        self.mailQueue = mailQueue
+        self.codes = EmailCodeService(
+            sessions: sessions, mail: configuration.mail, queue: mailQueue,
+            addressLimiter: Self.limiter("email-address", configuration.emailsPerMinutePerAddress, configuration, store),
+            logger: logger)
     }
 
     /// Migrates the database, seals any key not yet sealed under the KEK, and
@@ -150,7 +164,7 @@ public struct AuthServer: Sendable {
             sessions: sessions, keyRing: keyRing,
             ipLimiter: Self.limiter("token-ip", configuration.tokenRequestsPerMinutePerIP, configuration, store),
             userUpdateLimiter: Self.limiter("user-update", configuration.userUpdatesPerMinutePerUser, configuration, store),
-            authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth
+            authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth, codes: codes
         ).register(on: goTrue)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))
@@ -170,13 +184,15 @@ public struct AuthServer: Sendable {
     public func makeApplication(
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<AuthRequestContext>> {
+        var services: [any Service] = [
+            DatabaseService(store: store),
+            PruneService(store: store, clock: configuration.clock, interval: configuration.pruneInterval, logger: logger),
+        ]
+        if let mailQueue { services.append(mailQueue) }
         var app = Application(
             router: buildRouter(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "auth-server"),
-            services: [
-                DatabaseService(store: store),
-                PruneService(store: store, clock: configuration.clock, interval: configuration.pruneInterval, logger: logger),
-            ],
+            services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
         let server = self

@@ -41,6 +41,12 @@ public struct GoTrueErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     public static let badOAuthState = Self("bad_oauth_state")
     public static let badOAuthCallback = Self("bad_oauth_callback")
     public static let providerDisabled = Self("provider_disabled")
+    /// An email code or link that is wrong, expired or already used (GoTrue gives one answer for all).
+    public static let otpExpired = Self("otp_expired")
+    /// Email codes, links and password resets are not offered (no mail delivery configured).
+    public static let emailProviderDisabled = Self("email_provider_disabled")
+    /// Too many emails asked for one address; wait before asking again.
+    public static let overEmailSendRateLimit = Self("over_email_send_rate_limit")
     public static let requestTimeout = Self("request_timeout")
     public static let unexpectedFailure = Self("unexpected_failure")
     /// OAuth 2.0's generic refusal, sent by older GoTrue and custom backends.

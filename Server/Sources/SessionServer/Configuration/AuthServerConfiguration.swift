@@ -80,6 +80,14 @@ public struct AuthServerConfiguration: Sendable {
     public var apple: AppleSignInConfiguration?
     /// Fetches Apple's keys (tests serve their own).
     public var appleKeysFetcher: any JWKSFetcher = URLSessionJWKSFetcher()
+    /// Mail delivery for email codes, links and password resets; `nil` turns them off.
+    public var mail: MailConfiguration?
+    /// How long an emailed code or link works, in seconds.
+    public var emailCodeLifetime: TimeInterval = 600
+    /// Wrong guesses of one emailed code before it stops working.
+    public var emailCodeAttempts: Int = 5
+    /// Emails per address and purpose per minute (GoTrue sends one a minute).
+    public var emailsPerMinutePerAddress: Int = 1
 
     /// Creates a configuration; every argument defaults to docs/DESIGN.md's value.
     public init(

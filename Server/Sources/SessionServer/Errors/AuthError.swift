@@ -15,6 +15,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case authRequired, tokenExpired, sessionRevoked
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
         case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState, badIDToken
+        case emailCodeInvalid, mailUnavailable, emailRateLimited
     }
 
     let kind: Kind
@@ -125,13 +126,27 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A PKCE code presented with a verifier that does not match its challenge.
     public static let badCodeVerifier = AuthError(
         .badCodeVerifier, "code challenge does not match previously saved code verifier")
-    /// `provider=` names no provider enabled on this server.
     /// An ID token (Sign in with Apple) that does not check out; the message says which check.
     public static func badIDToken(_ reason: String) -> AuthError {
         AuthError(.badIDToken, "Invalid ID token: \(reason).", field: "id_token")
     }
+    /// `provider=` names no provider enabled on this server.
     public static func providerDisabled(_ name: String) -> AuthError {
         AuthError(.providerDisabled, "Unsupported provider: '\(name.prefix(40))' is not enabled on this server.", field: "provider")
+    }
+    /// An email code or link that is wrong, expired, used up or for no account:
+    /// one answer for all, so a guess learns nothing.
+    public static let emailCodeInvalid = AuthError(
+        .emailCodeInvalid, "Token has expired or is invalid. Ask for a new code and use the newest email.")
+    /// Email codes, links and resets need mail delivery, which is not configured.
+    public static let mailUnavailable = AuthError(
+        .mailUnavailable,
+        "Email codes, links and password resets are not available: this server has no mail delivery configured (auth-server --smtp-url).")
+    /// Another email to the same address, too soon after the last.
+    public static func emailRateLimited(retryAfter seconds: Int) -> AuthError {
+        AuthError(
+            .emailRateLimited, "For security purposes, you can only request this after \(seconds) seconds.",
+            retryAfter: seconds)
     }
     /// A callback whose `state` this server never issued (nowhere safe to redirect to).
     public static let badOAuthState = AuthError(

@@ -34,7 +34,7 @@ public struct GatewayError: HTTPResponseError, Sendable {
         case .authRequired, .invalidCredentials:
             self.init(status: .unauthorized, code: .authRequired, headers: headers)
         case .badJSON, .invalidRequest, .unsupportedGrantType, .weakPassword, .passwordCharacters, .flowStateNotFound, .flowStateExpired,
-            .badCodeVerifier, .providerDisabled, .badOAuthState, .badIDToken:
+            .badCodeVerifier, .providerDisabled, .badOAuthState, .badIDToken, .emailCodeInvalid, .mailUnavailable:
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
         case .reauthenticationNeeded, .currentPasswordMismatch:
             // 403, not 401: the session stays valid; only this action needs fresh proof.
@@ -47,7 +47,7 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .notFound, code: .notFound)
         case .forbidden:
             self.init(status: .forbidden, code: .forbidden)
-        case .rateLimited:
+        case .rateLimited, .emailRateLimited:
             headers[.retryAfter] = String(error.retryAfter ?? 60)
             self.init(status: .tooManyRequests, code: .rateLimited, headers: headers)
         case .internalFailure:

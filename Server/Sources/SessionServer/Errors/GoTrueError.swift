@@ -59,6 +59,11 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .providerDisabled: (status, code) = (.badRequest, .providerDisabled)
         case .badIDToken: (status, code) = (.badRequest, .badJWT)
         case .badOAuthState: (status, code) = (.badRequest, .badOAuthState)
+        case .emailCodeInvalid: (status, code) = (.forbidden, .otpExpired)
+        case .mailUnavailable: (status, code) = (.unprocessableContent, .emailProviderDisabled)
+        case .emailRateLimited:
+            (status, code) = (.tooManyRequests, .overEmailSendRateLimit)
+            if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
         case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)
         case .databaseUnavailable:
             (status, code) = (.serviceUnavailable, GoTrueErrorCode("service_unavailable"))

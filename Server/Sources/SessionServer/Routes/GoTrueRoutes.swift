@@ -15,6 +15,7 @@ struct GoTrueRoutes: Sendable {
     let authMiddleware: AuthMiddleware<AuthRequestContext>
     let trustedProxies: TrustedProxies
     let oauth: OAuthService
+    let codes: EmailCodeService
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.get("health") { _, _ in
@@ -35,6 +36,11 @@ struct GoTrueRoutes: Sendable {
         OAuthRoutes(oauth: oauth, externalURL: oauth.configuration.externalURL) { request, context in
             try await limitByIP(request, context)
         }.register(on: group)
+        EmailRoutes(
+            codes: codes, externalURL: oauth.configuration.externalURL, redirects: oauth.configuration.redirectAllowList,
+            limit: { request, context in try await limitByIP(request, context) },
+            origin: { request, context in origin(request, context) }
+        ).register(on: group)
 
         let bearer = group.group().add(middleware: authMiddleware)
         bearer.get("user") { _, context in

@@ -47,7 +47,20 @@ struct OAuthRoutes: Sendable {
     }
 
     static func callbackURL(externalURL: URL?, authority: String?) throws -> String {
-        if let externalURL { return externalURL.appendingPathComponent("auth/v1/callback").absoluteString }
+        try publicRoot(externalURL: externalURL, authority: authority) + "/auth/v1/callback"
+    }
+
+    /// This server's public root, without a trailing slash: `--external-url`,
+    /// else `http://` and the `Host` header when that names a loopback host.
+    ///
+    /// The `Host` header is written by the caller: taken from anywhere else,
+    /// it would let anyone have OAuth codes or email links point at a host of
+    /// their choosing.
+    static func publicRoot(externalURL: URL?, authority: String?) throws -> String {
+        if let externalURL {
+            let text = externalURL.absoluteString
+            return text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
         guard let authority, !authority.isEmpty,
             authority.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) })
         else {
@@ -56,9 +69,9 @@ struct OAuthRoutes: Sendable {
         guard Self.isLoopback(authority: authority) else {
             throw AuthError.invalidRequest(
                 field: "Host",
-                "This server builds OAuth callback URLs from the Host header only on loopback; start it with --external-url set to its public URL.")
+                "This server builds OAuth callback URLs and email links from the Host header only on loopback; start it with --external-url set to its public URL.")
         }
-        return "http://\(authority)/auth/v1/callback"
+        return "http://\(authority)"
     }
 
     /// `127.0.0.1`, `[::1]` or `localhost`, with or without a port.
@@ -73,9 +86,14 @@ struct OAuthRoutes: Sendable {
     }
 
     /// A redirect that no cache or referrer keeps: the URL may hold a one-time code.
-    static func found(_ url: URL) -> Response {
+    static func found(_ url: URL) -> Response { redirect(.found, to: url) }
+
+    /// The answer to a form post that sends the browser on with a GET.
+    static func seeOther(_ url: URL) -> Response { redirect(.seeOther, to: url) }
+
+    private static func redirect(_ status: HTTPResponse.Status, to url: URL) -> Response {
         Response(
-            status: .found,
+            status: status,
             headers: [.location: url.absoluteString, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"])
     }
 }

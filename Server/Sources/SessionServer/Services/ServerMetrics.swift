@@ -32,6 +32,11 @@ public struct ServerMetrics: Sendable {
         Counter(label: "auth_unauthorized_total", dimensions: [("code", code)], factory: factory).increment()
     }
 
+    /// One email's end: `sent`, `failed` (given up) or `dropped` (the queue was full).
+    func mail(outcome: String) {
+        Counter(label: "auth_mail_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
     func request(status: Int) {
         Counter(label: "http_requests_total", dimensions: [("status", String(status))], factory: factory).increment()
     }

@@ -180,6 +180,7 @@ extension AuthStore {
             // Finished or abandoned OAuth flows; kept a day so a replay reads "already used", not "unknown".
             try await db.raw("DELETE FROM oauth_flows WHERE state_expires_at <= \(bind: cutoff)").run()
             try await Self.pruneRateLimits(before: now, on: db)
+            try await Self.pruneOneTimeTokens(before: now, on: db)
             return expired.count
         }
     }

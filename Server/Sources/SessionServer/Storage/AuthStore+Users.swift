@@ -104,6 +104,9 @@ extension AuthStore {
             try await db.raw("DELETE FROM activities WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM identities WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM oauth_flows WHERE user_id = \(bind: id)").run()
+            try await db.raw(
+                "DELETE FROM one_time_tokens WHERE email = (SELECT email FROM users WHERE id = \(bind: id))"
+            ).run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: id)").run()
         }
         await sessionChecks.forgetAll()

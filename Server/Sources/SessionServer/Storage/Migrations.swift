@@ -47,6 +47,22 @@ enum Migrations {
               key TEXT PRIMARY KEY, window_start \(f.double) NOT NULL, count \(f.integer) NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS rate_limits_window_start ON rate_limits (window_start)",
+        ] + emailCodeSteps(f)
+    }
+
+    /// Email one-time codes and links (sign-in and password recovery): one
+    /// outstanding row per address and purpose, both secrets stored only as
+    /// SHA-256 (docs/DESIGN.md, "Email codes and links").
+    static func emailCodeSteps(_ f: SQLFlavor) -> [String] {
+        [
+            """
+            CREATE TABLE IF NOT EXISTS one_time_tokens (
+              id TEXT PRIMARY KEY, purpose TEXT NOT NULL, email TEXT NOT NULL, code_hash TEXT NOT NULL,
+              link_hash TEXT NOT NULL UNIQUE, create_user \(f.integer) NOT NULL, user_metadata TEXT NOT NULL,
+              created_at \(f.timestamp) NOT NULL, expires_at \(f.timestamp) NOT NULL, attempts \(f.integer) NOT NULL,
+              UNIQUE (email, purpose))
+            """,
+            "CREATE INDEX IF NOT EXISTS one_time_tokens_expires_at ON one_time_tokens (expires_at)",
         ]
     }
 

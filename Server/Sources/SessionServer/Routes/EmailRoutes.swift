@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SessionCore
+
+/// `POST /otp`, `POST /recover`, `POST /verify` and the email link's
+/// `GET /verify` (docs/EMAIL.md).
+struct EmailRoutes: Sendable {
+    let codes: EmailCodeService
+    let externalURL: URL?
+    let redirects: RedirectAllowList
+    /// The token endpoints' per-IP limit: each request may send mail or guess a code.
+    let limit: @Sendable (Request, AuthRequestContext) async throws -> Void
+    let origin: @Sendable (Request, AuthRequestContext) -> SessionService.Origin
+
+    func register(on group: RouterGroup<AuthRequestContext>) {
+        group.post("otp") { request, context in
+            try await limit(request, context)
+            let body = try await RequestDecoding.decode(OTPBody.self, from: request)
+            guard let email = body.email else {
+                if body.phone != nil {
+                    throw AuthError.invalidRequest(field: "phone", "Phone sign-in is not supported by this server; send email.")
+                }
+                throw AuthError.invalidRequest(field: "email", "email is required.")
+            }
+            try await codes.sendSignInCode(
+                to: email, createUser: body.createUser ?? true, metadata: body.data ?? [:], link: try link(request))
+            return try JSONResponse.make([String: String]())
+        }
+        group.post("recover") { request, context in
+            try await limit(request, context)
+            let body = try await RequestDecoding.decode(PasswordResetRequest.self, from: request)
+            try await codes.sendPasswordReset(to: body.email, link: try link(request))
+            return try JSONResponse.make([String: String]())
+        }
+        group.post("verify") { request, context in
+            try await limit(request, context)
+            if request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+                return try await confirmLink(request, context)
+            }
+            let body = try await RequestDecoding.decode(VerifyRequest.self, from: request)
+            let type = try VerifyType(parsing: body.type)
+            let lookup: AuthStore.OneTimeTokenLookup
+            if let hash = body.tokenHash {
+                lookup = .link(hash: hash)
+            } else if let email = body.email, let token = body.token {
+                lookup = .code(email: email, code: token)
+            } else {
+                throw AuthError.invalidRequest(field: "token", "Send email and token (the code), or token_hash (the link's token).")
+            }
+            return try JSONResponse.make(try await codes.verify(lookup, type: type, origin: origin(request, context)))
+        }
+        group.get("verify") { request, _ in
+            let query = request.uri.queryParameters
+            return EmailLinkPage.confirm(
+                token: query.get("token"), type: query.get("type"), redirectTo: query.get("redirect_to").flatMap(allowed))
+        }
+    }
+
+    /// The form on the link's page, posted by the person: only now is the
+    /// link used. Mail scanners fetch links (GET) but do not submit forms,
+    /// so they no longer burn a link before its owner opens it.
+    private func confirmLink(_ request: Request, _ context: AuthRequestContext) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 8 * 1024)
+        var form = URLComponents()
+        form.percentEncodedQuery = String(buffer: body).replacingOccurrences(of: "+", with: "%20")
+        func field(_ name: String) -> String? { form.queryItems?.first { $0.name == name }?.value }
+        guard let target = field("redirect_to").flatMap(allowed), let targetURL = URL(string: target) else {
+            return EmailLinkPage.confirm(token: field("token"), type: field("type"), redirectTo: nil)
+        }
+        do {
+            let type = try VerifyType(parsing: field("type"))
+            let session = try await codes.verify(.link(hash: field("token") ?? ""), type: type, origin: origin(request, context))
+            return OAuthRoutes.seeOther(Self.fragment(targetURL, Self.items(session, type: type)))
+        } catch let error as AuthError where error == .emailCodeInvalid {
+            return OAuthRoutes.seeOther(
+                Self.fragment(targetURL, [
+                    ("error", "access_denied"), ("error_code", GoTrueErrorCode.otpExpired.rawValue),
+                    ("error_description", "Email link is invalid or has expired"),
+                ]))
+        }
+    }
+
+    private func allowed(_ redirect: String) -> String? { redirects.allows(redirect) ? redirect : nil }
+
+    private func link(_ request: Request) throws -> EmailCodeService.LinkTarget {
+        let root = try OAuthRoutes.publicRoot(externalURL: externalURL, authority: request.head.authority)
+        guard let redirect = request.uri.queryParameters.get("redirect_to"), !redirect.isEmpty else {
+            return .init(root: root, redirectTo: nil)
+        }
+        guard redirects.allows(redirect) else {
+            throw AuthError.invalidRequest(
+                field: "redirect_to",
+                "redirect_to '\(redirect.prefix(200))' is not in this server's redirect allow-list (AUTH_SERVER_REDIRECT_ALLOW_LIST).")
+        }
+        return .init(root: root, redirectTo: redirect)
+    }
+
+    /// GoTrue's implicit-flow answer: the session in the redirect's fragment,
+    /// which browsers never send to a server.
+    static func items(_ session: TokenResponse, type: VerifyType) -> [(String, String)] {
+        [
+            ("access_token", session.accessToken), ("expires_at", String(session.expiresAt ?? 0)),
+            ("expires_in", String(session.expiresIn)), ("refresh_token", session.refreshToken),
+            ("token_type", "bearer"), ("type", type.rawValue),
+        ]
+    }
+
+    static func fragment(_ url: URL, _ items: [(String, String)]) -> URL {
+        var components = URLComponents()
+        components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
+        return URL(string: url.absoluteString + "#" + (components.percentEncodedQuery ?? "")) ?? url
+    }
+}
+
+/// `POST /otp` body: GoTrue's, where `phone` is refused with a clear message.
+struct OTPBody: Sendable, Decodable {
+    var email: String?
+    var phone: String?
+    var createUser: Bool?
+    var data: [String: JSONValue]?
+
+    enum CodingKeys: String, CodingKey {
+        case email, phone, data
+        case createUser = "create_user"
+    }
+}

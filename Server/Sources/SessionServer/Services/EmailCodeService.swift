@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import SessionCore
+
+/// Email codes and links: sign-in without a password (`/otp`), password
+/// reset (`/recover`), and redeeming either (`/verify`). docs/EMAIL.md has
+/// the flows; docs/DESIGN.md, "Email codes and links", the rules.
+///
+/// Neither the answer nor its timing says whether an address has an account:
+/// the answer is the same, and mail leaves through ``MailQueue`` afterwards.
+struct EmailCodeService: Sendable {
+    let sessions: SessionService
+    let mail: MailConfiguration?
+    let queue: MailQueue?
+    /// Emails per address and purpose.
+    let addressLimiter: any RateLimiting
+    let logger: Logger
+
+    var configuration: AuthServerConfiguration { sessions.configuration }
+
+    /// Where the email's link leads and where it sends the person after.
+    struct LinkTarget: Sendable {
+        /// This server's public root (`https://auth.example.com`).
+        var root: String
+        /// An allowed `redirect_to`, if the request gave one.
+        var redirectTo: String?
+    }
+
+    /// `POST /otp`: mails a sign-in code and link to `email`. Creates the
+    /// account on first use when `createUser` (the account appears only once
+    /// the code is redeemed, so nobody can fill the table with others' addresses).
+    func sendSignInCode(
+        to rawEmail: String, createUser: Bool, metadata: [String: JSONValue], link: LinkTarget
+    ) async throws {
+        let (mail, email) = try await prepare(rawEmail, purpose: .signIn)
+        let exists = try await sessions.store.user(email: email) != nil
+        guard exists || createUser else {
+            logger.debug("No sign-in code sent: no account and create_user is false")
+            return
+        }
+        try await issue(.signIn, to: email, createUser: createUser, metadata: metadata, link: link, mail: mail)
+    }
+
+    /// `POST /recover`: mails a reset code and link when `email` has an account.
+    func sendPasswordReset(to rawEmail: String, link: LinkTarget) async throws {
+        let (mail, email) = try await prepare(rawEmail, purpose: .recovery)
+        guard try await sessions.store.user(email: email) != nil else {
+            logger.debug("No reset code sent: no account for the address")
+            return
+        }
+        try await issue(.recovery, to: email, createUser: false, metadata: [:], link: link, mail: mail)
+    }
+
+    /// `POST /verify`: a session for a redeemed code or link.
+    ///
+    /// - Throws: ``AuthError/emailCodeInvalid`` for every refusal.
+    func verify(_ lookup: AuthStore.OneTimeTokenLookup, type: VerifyType, origin: SessionService.Origin) async throws
+        -> TokenResponse
+    {
+        let presented: AuthStore.OneTimeTokenLookup
+        switch lookup {
+        case .code(let email, let code):
+            // Six digits or nothing: a longer guess is not a better one.
+            guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
+                throw AuthError.emailCodeInvalid
+            }
+            presented = .code(email: try SessionService.normalize(email: email), code: code)
+        case .link(let token):
+            guard !token.isEmpty, token.utf8.count <= 128 else { throw AuthError.emailCodeInvalid }
+            presented = .link(hash: SHA256Hex.of(token))
+        }
+        guard
+            let redeemed = try await sessions.store.redeemOneTimeToken(
+                presented, purpose: type.purpose, now: sessions.clock.now, origin: origin,
+                refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL,
+                maximumAttempts: configuration.emailCodeAttempts)
+        else { throw AuthError.emailCodeInvalid }
+        logger.info("Signed in with an email code", metadata: ["user": "\(redeemed.user.id)", "type": "\(type.rawValue)"])
+        return try await sessions.tokenResponse(
+            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
+    }
+
+    private func prepare(_ rawEmail: String, purpose: AuthStore.OneTimeTokenPurpose) async throws
+        -> (MailConfiguration, String)
+    {
+        guard let mail, queue != nil else { throw AuthError.mailUnavailable }
+        let email = try SessionService.normalize(email: rawEmail)
+        // Before the account lookup, so the limit is the same for every address.
+        if case .limited(let seconds) = try await addressLimiter.attempt(purpose.rawValue + ":" + email) {
+            throw AuthError.emailRateLimited(retryAfter: seconds)
+        }
+        return (mail, email)
+    }
+
+    private func issue(
+        _ purpose: AuthStore.OneTimeTokenPurpose, to email: String, createUser: Bool, metadata: [String: JSONValue],
+        link: LinkTarget, mail: MailConfiguration
+    ) async throws {
+        var generator = SystemRandomNumberGenerator()
+        let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+        let linkToken = RefreshTokenCodec.generate()
+        try await sessions.store.issueOneTimeToken(
+            id: UUID().uuidString.lowercased(), purpose: purpose, email: email, code: code,
+            linkHash: SHA256Hex.of(linkToken), createUser: createUser, metadata: metadata, now: sessions.clock.now,
+            lifetime: configuration.emailCodeLifetime)
+        let kind: MailTemplates.Kind = purpose == .recovery ? .recovery : .magicLink
+        var query = URLComponents()
+        query.queryItems =
+            [URLQueryItem(name: "token", value: linkToken), URLQueryItem(name: "type", value: kind == .recovery ? "recovery" : "magiclink")]
+            + (link.redirectTo.map { [URLQueryItem(name: "redirect_to", value: $0)] } ?? [])
+        let values: [MailTemplate.Placeholder: String] = [
+            .token: code, .tokenHash: linkToken, .email: email, .siteURL: link.root,
+            .confirmationURL: link.root + "/auth/v1/verify?" + (query.percentEncodedQuery ?? ""),
+            .redirectTo: link.redirectTo ?? "",
+        ]
+        let (subject, text, html) = mail.templates[kind].render(values)
+        let recipient: MailAddress
+        do {
+            recipient = try MailAddress(email)
+        } catch {
+            // normalize(email:) accepted it; the stricter mail rules did not.
+            throw AuthError.invalidRequest(field: "email", "This email address cannot receive mail from this server.")
+        }
+        queue?.enqueue(MailMessage(from: mail.sender, to: recipient, subject: subject, text: text, html: html))
+    }
+}
+
+/// `type` of `/verify`: which email the code came from.
+enum VerifyType: String, Sendable {
+    case email, magiclink, signup, recovery
+
+    /// `email`, `magiclink` and `signup` all redeem a sign-in code (GoTrue keeps the
+    /// names apart for history); `recovery` only a reset code.
+    var purpose: AuthStore.OneTimeTokenPurpose { self == .recovery ? .recovery : .signIn }
+
+    /// - Throws: ``AuthError/invalidRequest(field:_:)`` naming what is supported.
+    init(parsing text: String?) throws {
+        guard let text, let type = VerifyType(rawValue: text) else {
+            throw AuthError.invalidRequest(
+                field: "type",
+                "type must be one of email, magiclink, signup, recovery (got '\((text ?? "").prefix(40))'); invite, email_change and phone types are not supported by this server.")
+        }
+        self = type
+    }
+}

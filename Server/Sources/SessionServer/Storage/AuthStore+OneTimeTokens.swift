@@ -1,0 +1,149 @@
+import Foundation
+import SQLKit
+import SessionCore
+
+/// Email codes and links: issued by `/otp` and `/recover`, redeemed once by
+/// `/verify` (docs/DESIGN.md, "Email codes and links").
+///
+/// One row per address and purpose: a new code replaces the last one. The
+/// six-digit code and the link token are stored only as SHA-256; the code's
+/// hash is salted with the row's id, so one precomputed table of a million
+/// hashes does not read every row.
+extension AuthStore {
+    /// What was presented to `/verify`.
+    enum OneTimeTokenLookup: Sendable {
+        /// The address and the six digits typed from the email.
+        case code(email: String, code: String)
+        /// The SHA-256 of the link's token (`token_hash`).
+        case link(hash: String)
+    }
+
+    /// What the email's code and link are for.
+    enum OneTimeTokenPurpose: String, Sendable {
+        /// Sign in (and create the account, when asked to).
+        case signIn = "sign_in"
+        /// Sign in to set a new password.
+        case recovery
+    }
+
+    /// The stored hash of `code` for the row `id`.
+    static func codeHash(id: String, code: String) -> String { SHA256Hex.of(id + ":" + code) }
+
+    /// Stores a new code and link for `email`, replacing any still outstanding.
+    ///
+    /// - Parameter id: the new row's id, which salts the code's hash.
+    func issueOneTimeToken(
+        id: String, purpose: OneTimeTokenPurpose, email: String, code: String, linkHash: String, createUser: Bool,
+        metadata: [String: JSONValue], now: Date, lifetime: TimeInterval
+    ) async throws {
+        let metadataText = try Self.encodeMetadata(metadata)
+        try await driver.transaction { db in
+            // An upsert, not delete-then-insert: two requests at once for one
+            // address leave exactly one row on both databases.
+            try await db.raw(
+                """
+                INSERT INTO one_time_tokens (id, purpose, email, code_hash, link_hash, create_user, user_metadata,
+                created_at, expires_at, attempts) VALUES (\(bind: id), \(bind: purpose.rawValue), \(bind: email),
+                \(bind: Self.codeHash(id: id, code: code)), \(bind: linkHash), \(bind: createUser ? 1 : 0),
+                \(bind: metadataText), \(bind: now.stored), \(bind: now.addingTimeInterval(lifetime).stored), 0)
+                ON CONFLICT (email, purpose) DO UPDATE SET id = excluded.id, code_hash = excluded.code_hash,
+                link_hash = excluded.link_hash, create_user = excluded.create_user,
+                user_metadata = excluded.user_metadata, created_at = excluded.created_at,
+                expires_at = excluded.expires_at, attempts = 0
+                """
+            ).run()
+        }
+    }
+
+    /// Redeems a code or link: checks it, consumes it and starts a session, in
+    /// one transaction, so a code signs in at most once and a fault anywhere
+    /// leaves it usable.
+    ///
+    /// A wrong code counts against the row; after `maximumAttempts` the row
+    /// is gone and a new code must be requested. An expired row is deleted.
+    ///
+    /// - Returns: `nil` for every refusal (unknown, wrong, expired, used, or no
+    ///   account to sign in to), which the caller answers alike.
+    func redeemOneTimeToken(
+        _ lookup: OneTimeTokenLookup, purpose: OneTimeTokenPurpose, now: Date, origin: SessionService.Origin,
+        refreshTokenTTL: TimeInterval, absoluteTTL: TimeInterval, maximumAttempts: Int
+    ) async throws -> RedeemedCode? {
+        let forUpdate = driver.flavor.forUpdate
+        return try await driver.transaction { db in
+            let query: SQLQueryString =
+                switch lookup {
+                case .code(let email, _):
+                    """
+                    SELECT * FROM one_time_tokens WHERE email = \(bind: email)
+                    AND purpose = \(bind: purpose.rawValue)\(unsafeRaw: forUpdate)
+                    """
+                case .link(let hash):
+                    "SELECT * FROM one_time_tokens WHERE link_hash = \(bind: hash)\(unsafeRaw: forUpdate)"
+                }
+            guard let row = try await db.raw(query).first() else { return nil }
+            let id = try row.string("id")
+            // A recovery link presented as a sign-in (or the reverse) is refused and left alone.
+            guard try row.string("purpose") == purpose.rawValue else { return nil }
+            guard try row.date("expires_at") > now else {
+                try await db.raw("DELETE FROM one_time_tokens WHERE id = \(bind: id)").run()
+                return nil
+            }
+            if case .code(_, let code) = lookup,
+                !SHA256Hex.constantTimeEquals(Self.codeHash(id: id, code: code), try row.string("code_hash"))
+            {
+                let attempts = try row.decode(column: "attempts", as: Int.self) + 1
+                try await db.raw(
+                    attempts >= maximumAttempts
+                        ? "DELETE FROM one_time_tokens WHERE id = \(bind: id)"
+                        : "UPDATE one_time_tokens SET attempts = \(bind: attempts) WHERE id = \(bind: id)"
+                ).run()
+                return nil
+            }
+            let email = try row.string("email")
+            try await db.raw("DELETE FROM one_time_tokens WHERE id = \(bind: id)").run()
+            guard
+                let userID = try await Self.userForCode(
+                    email: email, create: purpose == .signIn && (try row.decode(column: "create_user", as: Int.self)) == 1,
+                    metadata: try row.string("user_metadata"), now: now, on: db)
+            else { return nil }
+            // The code proves the mailbox: the address is confirmed from now on.
+            try await db.raw(
+                """
+                UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, \(bind: now.stored))
+                WHERE id = \(bind: userID)
+                """
+            ).run()
+            let (session, token) = try await Self.insertSession(
+                userID: userID, userAgent: origin.userAgent, ip: origin.ip, now: now, refreshTokenTTL: refreshTokenTTL,
+                absoluteTTL: absoluteTTL, method: purpose == .recovery ? "recovery" : "otp", on: db)
+            guard var user = try await Self.fetchUser(id: userID, on: db) else { return nil }
+            user.lastSignInAt = now
+            return RedeemedCode(user: user, session: session, refreshToken: token)
+        }
+    }
+
+    /// The account of `email`, created (without a password, metadata from the
+    /// request that sent the code) when `create` says so and there is none.
+    private static func userForCode(
+        email: String, create: Bool, metadata: String, now: Date, on db: any SQLDatabase
+    ) async throws -> String? {
+        let select: SQLQueryString = "SELECT id FROM users WHERE email = \(bind: email)"
+        if let row = try await db.raw(select).first() { return try row.string("id") }
+        guard create else { return nil }
+        // ON CONFLICT: a sign-up or another code for the address may have
+        // created the user meanwhile; then this code signs in to that one.
+        try await db.raw(
+            """
+            INSERT INTO users (id, email, password_hash, user_metadata, created_at, updated_at)
+            VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: email), '', \(bind: metadata),
+            \(bind: now.stored), \(bind: now.stored)) ON CONFLICT (email) DO NOTHING
+            """
+        ).run()
+        return try await db.raw(select).first().map { try $0.string("id") }
+    }
+
+    /// Deletes codes past their expiry (the pruning pass).
+    static func pruneOneTimeTokens(before now: Date, on db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM one_time_tokens WHERE expires_at <= \(bind: now.stored)").run()
+    }
+}
