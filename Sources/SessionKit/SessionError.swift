@@ -19,6 +19,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
         case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed
+        case codeInvalid
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -99,6 +100,9 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 
+    /// An emailed code or link that is wrong, expired or already used: ask for a new one.
+    public static let codeInvalid = SessionError(
+        .codeInvalid, "That code is wrong or has expired. Ask for a new code and use the one in the newest email.")
     /// The person declined at the provider.
     public static let oauthDenied = SessionError(
         .oauthDenied, "The sign-in was cancelled at the provider. You can try again whenever you like.")

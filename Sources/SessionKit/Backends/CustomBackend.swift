@@ -67,6 +67,12 @@ public struct CustomBackend: SessionBackend {
             throw SessionError.unsupported.with(message: "This backend does not support the OAuth code exchange.")
         case .signInWithIDToken:
             throw SessionError.unsupported.with(message: "This backend does not support signing in with an ID token.")
+        case .sendEmailCode, .verifyEmailCode:
+            throw SessionError.unsupported.with(message: "This backend does not support email sign-in codes.")
+        case .sendPasswordReset:
+            throw SessionError.unsupported.with(message: "This backend does not support password reset by email.")
+        case .updatePassword:
+            throw SessionError.unsupported.with(message: "This backend does not support changing the password.")
         case .updateProfile(let update):
             request = try json(updateProfileURL, "profile update", body: BackendDecoding.encode(update))
             request.httpMethod = "PATCH"

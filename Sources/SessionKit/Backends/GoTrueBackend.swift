@@ -39,6 +39,17 @@ public struct GoTrueBackend: SessionBackend {
             request = try post("auth/v1/token", query: ["grant_type": "pkce"], body: BackendDecoding.encode(body))
         case .signInWithIDToken(let body):
             request = try post("auth/v1/token", query: ["grant_type": "id_token"], body: BackendDecoding.encode(body))
+        case .sendEmailCode(let body):
+            request = try post("auth/v1/otp", body: BackendDecoding.encode(body))
+        case .verifyEmailCode(let body):
+            request = try post("auth/v1/verify", body: BackendDecoding.encode(body))
+        case .sendPasswordReset(let body):
+            request = try post("auth/v1/recover", body: BackendDecoding.encode(body))
+        case .updatePassword(let body):
+            request = URLRequest(url: endpoint("auth/v1/user"))
+            request.httpMethod = "PUT"
+            request.httpBody = try BackendDecoding.encode(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         case .confirmSession:
             // The gateway first; a hosted Supabase project has none, and
             // SessionClient falls back to `.currentUser` on its 404.

@@ -31,11 +31,21 @@ public enum BackendOperation: Sendable, Hashable {
     case signInWithIDToken(IDTokenRequest)
     /// Confirms a new session with the server before it is reported signed in.
     case confirmSession
+    /// Mails a sign-in code (and link) to an address (`POST /otp`).
+    case sendEmailCode(EmailCodeRequest)
+    /// Redeems an emailed code (or a link's token) for a session (`POST /verify`).
+    case verifyEmailCode(VerifyRequest)
+    /// Mails a password-reset code (and link) to an address (`POST /recover`).
+    case sendPasswordReset(PasswordResetRequest)
+    /// Sets a new password for the signed-in user (`PUT /user`).
+    case updatePassword(PasswordUpdate)
 
     /// True when the request needs the access token (`Authorization: Bearer`).
     public var requiresAuthorization: Bool {
         switch self {
-        case .signUp, .signIn, .refresh, .exchangeCode, .signInWithIDToken: false
+        case .signUp, .signIn, .refresh, .exchangeCode, .signInWithIDToken, .sendEmailCode, .verifyEmailCode,
+            .sendPasswordReset:
+            false
         default: true
         }
     }

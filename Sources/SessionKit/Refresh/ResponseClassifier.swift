@@ -37,6 +37,9 @@ enum ResponseClassifier {
         if context == .signIn, goTrue == .invalidGrant { return make(.invalidCredentials, keepServerMessage: false) }
         // An ID token the server would not accept (Sign in with Apple): its message names the check.
         if context == .signIn, goTrue == .badJWT { return make(.invalidCredentials) }
+        // One answer for a wrong, expired or used email code; GoTrue says so with 403.
+        if goTrue == .otpExpired { return make(.codeInvalid, keepServerMessage: false) }
+        if goTrue == .emailProviderDisabled { return make(.unsupported) }
         if code == .authRequired || goTrue == .noAuthorization || goTrue == .badJWT {
             return make(.authRequired, keepServerMessage: false)
         }

@@ -74,12 +74,25 @@ extension FakeAuthBackend {
 
     func handleUpdateUser(_ request: URLRequest) throws -> (Data, HTTPURLResponse) {
         switch authenticate(request) {
-        case .success(let (user, _)):
-            struct Update: Decodable { var data: [String: JSONValue]? }
+        case .success(let (user, sessionID)):
+            struct Update: Decodable {
+                var data: [String: JSONValue]?
+                var password: String?
+            }
+            let update = decodeBody(Update.self, request)
             var record = user.record
-            for (key, value) in decodeBody(Update.self, request)?.data ?? [:] { record.userMetadata[key] = value }
+            for (key, value) in update?.data ?? [:] { record.userMetadata[key] = value }
             record.updatedAt = serverNow
-            users[record.email?.lowercased() ?? ""]?.record = record
+            let key = record.email?.lowercased() ?? ""
+            users[key]?.record = record
+            if let password = update?.password {
+                guard password.count >= 8 else {
+                    return try goTrueError(request, status: 422, code: .weakPassword, message: "Password should be at least 8 characters.")
+                }
+                // As auth-server: the new password signs out every other session.
+                users[key]?.password = password
+                for (id, family) in families where family.userID == record.id && id != sessionID { families[id]?.revoked = true }
+            }
             return try json(request, record)
         case .failure(let failure): return try goTrueAuthError(request, failure)
         }

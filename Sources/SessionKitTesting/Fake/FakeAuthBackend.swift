@@ -68,6 +68,8 @@ public actor FakeAuthBackend: HTTPTransport {
     /// ID tokens handed out by ``appleIDToken(sub:email:nonce:)``, and the user each Apple `sub` became.
     var appleTokens: [String: (sub: String, email: String?, nonceHash: String)] = [:]
     var appleUsers: [String: String] = [:]
+    /// Emailed codes: lowercased email → the newest code sent to it.
+    var emailCodes: [String: EmailCode] = [:]
 
     public init(
         clock: any SessionClock,
@@ -210,6 +212,9 @@ public actor FakeAuthBackend: HTTPTransport {
             case "id_token": return .idTokenGrant
             default: return .unknown
             }
+        case ("POST", "/auth/v1/otp"): return .otp
+        case ("POST", "/auth/v1/recover"): return .recover
+        case ("POST", "/auth/v1/verify"): return .verify
         case ("GET", "/auth/v1/user"): return .user
         case ("PUT", "/auth/v1/user"): return .updateUser
         case ("POST", "/auth/v1/logout"): return .logout
@@ -230,6 +235,9 @@ public actor FakeAuthBackend: HTTPTransport {
         case .passwordGrant: return try handlePasswordGrant(request)
         case .pkceGrant: return try handlePKCEGrant(request)
         case .idTokenGrant: return try handleIDTokenGrant(request)
+        case .otp: return try handleSendCode(request, recovery: false)
+        case .recover: return try handleSendCode(request, recovery: true)
+        case .verify: return try handleVerify(request)
         case .refresh, .customRefresh: return try handleRefresh(request)
         case .user: return try handleUser(request)
         case .updateUser: return try handleUpdateUser(request)

@@ -35,5 +35,7 @@ public enum FakeEndpoint: String, Sendable, Hashable, CaseIterable {
     case pkceGrant
     /// `POST /auth/v1/token?grant_type=id_token` (Sign in with Apple).
     case idTokenGrant
+    /// `POST /auth/v1/otp`, `/recover` and `/verify` (email codes and password reset).
+    case otp, recover, verify
     case unknown
 }

@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import SessionCore
+
+/// Sign-in by emailed code, and password reset (docs/EMAIL.md).
+extension SessionClient {
+    /// Mails a six-digit sign-in code (and a link) to `email`.
+    ///
+    /// The server answers the same whether or not the address has an
+    /// account, so this returning says nothing about that.
+    ///
+    /// - Parameters:
+    ///   - createUser: create the account when the address has none (the default, as GoTrue does).
+    ///   - data: metadata for an account created by the code.
+    /// - Throws: ``SessionError/rateLimited`` (one email a minute per address: wait
+    ///   ``SessionError/retryAfter``), ``SessionError/invalidRequest`` (not an address),
+    ///   ``SessionError/unsupported`` (the server sends no mail), ``SessionError/network``.
+    public func sendEmailCode(
+        to email: String, createUser: Bool = true, data: [String: JSONValue]? = nil
+    ) async throws(SessionError) {
+        let request = try backend.request(
+            for: .sendEmailCode(EmailCodeRequest(email: email, createUser: createUser, data: data)))
+        _ = try await sendUnauthorized(request, context: .request)
+    }
+
+    /// Signs in with the code from ``sendEmailCode(to:createUser:data:)``; the
+    /// session is saved (verified) before this returns.
+    ///
+    /// - Throws: ``SessionError/codeInvalid`` when the code is wrong, expired or
+    ///   used (after five wrong tries it stops working: ask for a new one), and
+    ///   what ``signIn(email:password:)`` throws.
+    @discardableResult
+    public func verifyEmailCode(email: String, code: String) async throws(SessionError) -> Session {
+        try await redeem(VerifyRequest(type: "email", email: email, token: Self.digits(code)))
+    }
+
+    /// Mails a password-reset code (and a link) to `email`, if it has an account.
+    ///
+    /// - Throws: as ``sendEmailCode(to:createUser:data:)``.
+    public func sendPasswordReset(to email: String) async throws(SessionError) {
+        let request = try backend.request(for: .sendPasswordReset(PasswordResetRequest(email: email)))
+        _ = try await sendUnauthorized(request, context: .request)
+    }
+
+    /// Signs in with the reset code and sets `newPassword`. Every other
+    /// session of the account is signed out; this one stays.
+    ///
+    /// If the new password is refused (too short, say) the person is already
+    /// signed in by the code: show the error and call
+    /// ``updatePassword(_:currentPassword:)`` with a better one.
+    ///
+    /// - Throws: ``SessionError/codeInvalid``, ``SessionError/invalidRequest``
+    ///   (the password; its message says why), and what ``signIn(email:password:)`` throws.
+    @discardableResult
+    public func completePasswordReset(email: String, code: String, newPassword: String) async throws(SessionError) -> Session {
+        let session = try await redeem(VerifyRequest(type: "recovery", email: email, token: Self.digits(code)))
+        try await updatePassword(newPassword)
+        return current ?? session
+    }
+
+    /// Sets a new password. Every other session of the account is signed out.
+    ///
+    /// - Parameter currentPassword: needed when the session signed in more than
+    ///   the server's re-authentication window ago (10 minutes by default).
+    /// - Throws: ``SessionError/invalidRequest`` (a weak password, or
+    ///   `current_password` needed or wrong: the message says which),
+    ///   ``SessionError/notSignedIn``, ``SessionError/sessionExpired``, ``SessionError/network``.
+    public func updatePassword(_ newPassword: String, currentPassword: String? = nil) async throws(SessionError) {
+        let update = PasswordUpdate(password: newPassword, currentPassword: currentPassword)
+        let (data, _) = try await authorizedSend(try backend.request(for: .updatePassword(update)))
+        do {
+            let user = try backend.decodeUser(data)
+            if var session = current, session.user?.id == user.id {
+                session.user = user
+                current = session
+            }
+        } catch {
+            // The password changed; only the cached profile stays as it was.
+            logger.debug("The password update answered a user that could not be read", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func redeem(_ body: VerifyRequest) async throws(SessionError) -> Session {
+        try await signIn(with: backend.request(for: .verifyEmailCode(body)))
+    }
+
+    /// The code as typed: spaces and dashes ("123 456", "123-456") dropped.
+    static func digits(_ code: String) -> String {
+        code.filter { !$0.isWhitespace && $0 != "-" }
+    }
+}
