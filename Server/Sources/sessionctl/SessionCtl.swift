@@ -14,7 +14,7 @@ struct SessionCtl: AsyncParsableCommand {
             Scripts: pass the password with --password-stdin or SESSIONKIT_PASSWORD, never as an argument.
             """,
         subcommands: [
-            SignUpCommand.self, LoginCommand.self, StatusCommand.self, WhoamiCommand.self, TokenCommand.self,
+            SignUpCommand.self, LoginCommand.self, ResetPasswordCommand.self, StatusCommand.self, WhoamiCommand.self, TokenCommand.self,
             RefreshCommand.self, SessionsCommand.self, LogoutCommand.self, WatchCommand.self,
         ]
     )

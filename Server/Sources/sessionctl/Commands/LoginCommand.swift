@@ -3,12 +3,12 @@ import Foundation
 import SessionCore
 import SessionKit
 
-/// `sessionctl login`: signs in with email and password, or with an OAuth
-/// provider through the browser, and saves the session.
+/// `sessionctl login`: signs in with email and password, with a code mailed
+/// to the address, or with an OAuth provider through the browser, and saves the session.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Sign in with email and password, or with --provider through the browser.")
+        abstract: "Sign in with email and password, with --email-code, or with --provider through the browser.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var credentials: CredentialOptions
@@ -22,15 +22,47 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the browser.")
     var timeout = 300
 
+    @Flag(help: "Sign in with a six-digit code mailed to the address instead of a password.")
+    var emailCode = false
+
+    @Flag(help: "With --email-code: create the account if the address has none.")
+    var createAccount = false
+
+    @Flag(help: "With --email-code: read the code from the first line of standard input.")
+    var stdin = false
+
     func run() async throws {
         if let provider {
             try await signInWithProvider(provider)
+            return
+        }
+        if emailCode {
+            try await signInWithEmailCode()
             return
         }
         try await global.execute { context in
             let (email, password) = try CredentialPrompt(options: credentials).read()
             let session = try await context.withClient(signedIn: false) { client in
                 try await context.spin("Signing in") { try await client.signIn(email: email, password: password) }
+            }
+            context.rememberServer()
+            context.output.emit(
+                "Signed in as \(session.user?.email ?? email) on \(context.server.absoluteString) (profile \(context.profile)).",
+                json: SignedInSummary.json(session, context: context))
+        }
+    }
+
+    /// Asks the server to mail a code, then reads it from the terminal (or standard input).
+    private func signInWithEmailCode() async throws {
+        try await global.execute { context in
+            let prompt = CredentialPrompt(options: credentials)
+            let email = try prompt.email()
+            let session = try await context.withClient(signedIn: false) { client in
+                try await context.spin("Sending a code") { try await client.sendEmailCode(to: email, createUser: createAccount) }
+                context.output.note(
+                    "If \(email) has an account\(createAccount ? " (or may get one)" : ""), a six-digit code is on its way.")
+                let code = try prompt.code(fromStdin: stdin)
+                return try await context.spin("Signing in") { try await client.verifyEmailCode(email: email, code: code) }
             }
             context.rememberServer()
             context.output.emit(

@@ -18,6 +18,8 @@ extension CLIError {
             self = .refused(code: "INVALID_CREDENTIALS", message: error.message)
         case .invalidRequest, .conflict, .forbidden:
             self = .refused(code: code ?? "REFUSED", message: error.message)
+        case .codeInvalid:
+            self = .refused(code: "CODE_INVALID", message: error.message)
         case .oauthDenied:
             self = .refused(code: "OAUTH_DENIED", message: error.message)
         case .oauthFailed, .oauthCallbackInvalid, .oauthFlowUnknown, .oauthFlowExpired, .oauthVerifierMismatch:

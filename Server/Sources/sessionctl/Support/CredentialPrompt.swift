@@ -52,6 +52,38 @@ struct CredentialPrompt {
         return password
     }
 
+    /// The code from an email: the next line of standard input with `fromStdin`,
+    /// else asked for on the terminal.
+    func code(fromStdin: Bool) throws(CLIError) -> String {
+        if !fromStdin {
+            guard stdinIsTerminal else {
+                throw CLIError.usage("No code: pass --stdin and write the code as the first line, or run on a terminal.")
+            }
+            FileHandle.standardError.write(Data("Code from the email: ".utf8))
+        }
+        guard let line = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+            throw CLIError.usage("A code is needed to continue.")
+        }
+        return line
+    }
+
+    /// A new password: the next line of standard input with `fromStdin`, else
+    /// asked for twice on the terminal without echo.
+    func newPassword(fromStdin: Bool) throws(CLIError) -> String {
+        if fromStdin {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw CLIError.usage("--stdin: the second line of standard input should be the new password.")
+            }
+            return line
+        }
+        guard stdinIsTerminal else { throw CLIError.usage("No new password: pass --stdin, or run on a terminal.") }
+        let password = try Self.promptWithoutEcho("New password: ")
+        guard try Self.promptWithoutEcho("New password (again): ") == password else {
+            throw CLIError.usage("The passwords did not match.")
+        }
+        return password
+    }
+
     /// Prompts on standard error and reads a line with terminal echo off.
     private static func promptWithoutEcho(_ prompt: String) throws(CLIError) -> String {
         var original = termios()
