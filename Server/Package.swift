@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Test support: the fault-injecting proxy (already in the graph through Hummingbird).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // STARTTLS and implicit TLS for the SMTP client (already in the graph through PostgresNIO).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -69,6 +71,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -156,6 +161,9 @@ let package = Package(
                 "SessionServer", sessionCore, sessionKitTesting, "ProcessTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

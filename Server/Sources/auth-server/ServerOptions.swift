@@ -54,6 +54,24 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Comma-separated client IDs that turn on Sign in with Apple by ID token: the app's bundle id and any Services ID (env AUTH_SERVER_APPLE_CLIENT_IDS; default: off).")
     var appleClientIds: String?
 
+    @Option(help: "Where Sign in with Apple's keys are read (env AUTH_SERVER_APPLE_JWKS_URL; default Apple's). For tests, or a mirror.")
+    var appleJwksUrl: String?
+
+    @Option(help: "The issuer Apple's ID tokens must name (env AUTH_SERVER_APPLE_ISSUER; default https://appleid.apple.com). For tests.")
+    var appleIssuer: String?
+
+    @Option(help: "SMTP server for email codes, links and password resets: smtp://user:pass@host:587 (STARTTLS required), smtps://user:pass@host:465, or smtp://127.0.0.1:25?tls=none for a relay on loopback (env AUTH_SERVER_SMTP_URL; default: mail off). See docs/EMAIL.md.")
+    var smtpUrl: String?
+
+    @Option(help: "Sender of every email, e.g. 'Example <auth@example.com>' (env AUTH_SERVER_MAIL_FROM; required with --smtp-url).")
+    var mailFrom: String?
+
+    @Option(help: "Directory of email templates overriding the built-in ones: magic_link.{subject,txt,html}, recovery.{subject,txt,html} (env AUTH_SERVER_MAIL_TEMPLATES).")
+    var mailTemplates: String?
+
+    @Option(help: "PEM file of certificate authorities to trust for the SMTP server, beside the system's (env AUTH_SERVER_SMTP_CA_FILE).")
+    var smtpCaFile: String?
+
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -67,7 +85,8 @@ struct ServerOptions: ParsableArguments {
                     minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
                     keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies,
                     corsOrigins: corsOrigins, keyRefreshInterval: keyRefreshInterval,
-                    appleClientIDs: appleClientIds))
+                    appleClientIDs: appleClientIds, appleJWKSURL: appleJwksUrl, appleIssuer: appleIssuer,
+                    smtpURL: smtpUrl, mailFrom: mailFrom, mailTemplates: mailTemplates, smtpCAFile: smtpCaFile))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

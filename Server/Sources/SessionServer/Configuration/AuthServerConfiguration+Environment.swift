@@ -28,14 +28,34 @@ public struct ConfigurationOverrides: Sendable {
     public var keyRefreshInterval: Double?
     /// Comma-separated client IDs (bundle id, Services ID) that turn Sign in with Apple on.
     public var appleClientIDs: String?
+    /// Where Apple's signing keys are read (tests, or a mirror of Apple's JWKS).
+    public var appleJWKSURL: String?
+    /// The `iss` Apple's ID tokens must carry (tests use their own issuer).
+    public var appleIssuer: String?
+    /// `smtp://user:pass@host:587` (STARTTLS), `smtps://…` or `smtp://host:port?tls=none` (loopback relay).
+    public var smtpURL: String?
+    /// The sender of every email: `auth@example.com` or `Example <auth@example.com>`.
+    public var mailFrom: String?
+    /// A directory whose files override the emails' subject, text and HTML.
+    public var mailTemplates: String?
+    /// A PEM file of certificate authorities trusted for the SMTP server (beside the system's).
+    public var smtpCAFile: String?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
         refreshGrace: Double? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
         oauthProvidersFile: String? = nil, externalURL: String? = nil, minimumPasswordLength: Int? = nil,
         reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil, trustedProxies: String? = nil,
-        corsOrigins: String? = nil, keyRefreshInterval: Double? = nil, appleClientIDs: String? = nil
+        corsOrigins: String? = nil, keyRefreshInterval: Double? = nil, appleClientIDs: String? = nil,
+        appleJWKSURL: String? = nil, appleIssuer: String? = nil, smtpURL: String? = nil, mailFrom: String? = nil, mailTemplates: String? = nil,
+        smtpCAFile: String? = nil
     ) {
+        self.appleJWKSURL = appleJWKSURL
+        self.appleIssuer = appleIssuer
+        self.smtpURL = smtpURL
+        self.mailFrom = mailFrom
+        self.mailTemplates = mailTemplates
+        self.smtpCAFile = smtpCAFile
         self.appleClientIDs = appleClientIDs
         self.keyRefreshInterval = keyRefreshInterval
         self.corsOrigins = corsOrigins
@@ -61,7 +81,8 @@ extension AuthServerConfiguration {
     /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
     /// `AUTH_SERVER_LEEWAY`, `AUTH_SERVER_MINIMUM_PASSWORD_LENGTH`,
     /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`, `AUTH_SERVER_TRUSTED_PROXIES`, `AUTH_SERVER_CORS_ORIGINS`,
-    /// `AUTH_SERVER_KEY_REFRESH_INTERVAL`, `AUTH_SERVER_APPLE_CLIENT_IDS`,
+    /// `AUTH_SERVER_KEY_REFRESH_INTERVAL`, `AUTH_SERVER_APPLE_CLIENT_IDS`, `AUTH_SERVER_APPLE_JWKS_URL`, `AUTH_SERVER_APPLE_ISSUER`,
+    /// the mail settings (``resolveMail(_:environment:)``),
     /// `AUTH_SERVER_METRICS_TOKEN` (environment only); the KEK from `--key-encryption-key-file`,
     /// else `AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE`, else `AUTH_SERVER_KEY_ENCRYPTION_KEY`
     /// as base64), else docs/DESIGN.md's default.
@@ -122,6 +143,16 @@ extension AuthServerConfiguration {
             let list = ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !list.isEmpty else { throw ConfigurationError("AUTH_SERVER_APPLE_CLIENT_IDS lists no client ID.") }
             configuration.apple = AppleSignInConfiguration(clientIDs: list)
+            if let text = flags.appleJWKSURL ?? environment["AUTH_SERVER_APPLE_JWKS_URL"] {
+                guard let url = URL(string: text), let scheme = url.scheme, ["https", "http"].contains(scheme), url.host != nil else {
+                    throw ConfigurationError("AUTH_SERVER_APPLE_JWKS_URL must be an http(s) URL, got '\(text.prefix(80))'.")
+                }
+                configuration.apple?.jwksURL = url
+            }
+            if let issuer = flags.appleIssuer ?? environment["AUTH_SERVER_APPLE_ISSUER"] {
+                guard !issuer.isEmpty else { throw ConfigurationError("AUTH_SERVER_APPLE_ISSUER is empty.") }
+                configuration.apple?.issuer = issuer
+            }
         }
         if let proxies = flags.trustedProxies ?? environment["AUTH_SERVER_TRUSTED_PROXIES"] {
             configuration.trustedProxies = try TrustedProxies(parsing: proxies)
@@ -143,6 +174,7 @@ extension AuthServerConfiguration {
             throw ConfigurationError(error.description)
         }
         try configuration.resolveOAuth(flags, environment: environment)
+        try configuration.resolveMail(flags, environment: environment)
         return configuration
     }
 }

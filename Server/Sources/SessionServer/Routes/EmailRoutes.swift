@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import SessionCore
 
 /// `POST /otp`, `POST /recover`, `POST /verify` and the email link's
@@ -62,7 +63,12 @@ struct EmailRoutes: Sendable {
     /// so they no longer burn a link before its owner opens it.
     private func confirmLink(_ request: Request, _ context: AuthRequestContext) async throws -> Response {
         var request = request
-        let body = try await request.collectBody(upTo: 8 * 1024)
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: 8 * 1024)
+        } catch is NIOTooManyBytesError {
+            throw AuthError.payloadTooLarge
+        }
         var form = URLComponents()
         form.percentEncodedQuery = String(buffer: body).replacingOccurrences(of: "+", with: "%20")
         func field(_ name: String) -> String? { form.queryItems?.first { $0.name == name }?.value }
