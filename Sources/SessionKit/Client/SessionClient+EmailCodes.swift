@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import SessionCore
 
 /// Sign-in by emailed code, and password reset (docs/EMAIL.md).
@@ -55,29 +54,22 @@ extension SessionClient {
     public func completePasswordReset(email: String, code: String, newPassword: String) async throws(SessionError) -> Session {
         let session = try await redeem(VerifyRequest(type: "recovery", email: email, token: Self.digits(code)))
         try await updatePassword(newPassword)
-        return current ?? session
+        return session
     }
 
-    /// Sets a new password. Every other session of the account is signed out.
+    /// Sets a new password and returns the updated user. Every other session
+    /// of the account is signed out.
     ///
     /// - Parameter currentPassword: needed when the session signed in more than
     ///   the server's re-authentication window ago (10 minutes by default).
     /// - Throws: ``SessionError/invalidRequest`` (a weak password, or
     ///   `current_password` needed or wrong: the message says which),
     ///   ``SessionError/notSignedIn``, ``SessionError/sessionExpired``, ``SessionError/network``.
-    public func updatePassword(_ newPassword: String, currentPassword: String? = nil) async throws(SessionError) {
+    @discardableResult
+    public func updatePassword(_ newPassword: String, currentPassword: String? = nil) async throws(SessionError) -> SessionUser {
         let update = PasswordUpdate(password: newPassword, currentPassword: currentPassword)
         let (data, _) = try await authorizedSend(try backend.request(for: .updatePassword(update)))
-        do {
-            let user = try backend.decodeUser(data)
-            if var session = current, session.user?.id == user.id {
-                session.user = user
-                current = session
-            }
-        } catch {
-            // The password changed; only the cached profile stays as it was.
-            logger.debug("The password update answered a user that could not be read", metadata: ["error": "\(error)"])
-        }
+        return try backend.decodeUser(data)
     }
 
     private func redeem(_ body: VerifyRequest) async throws(SessionError) -> Session {

@@ -2,7 +2,10 @@ import Foundation
 
 /// The real SMTP server of scripts/smtp-listener.py (aiosmtpd) on a free loopback port,
 /// for as long as the test holds it. Stops the process on `stop()` or when released.
-final class SMTPListener {
+///
+/// Unchecked Sendable: every stored property is set once in `init`, and
+/// `Process.terminate()` may be called from any thread.
+final class SMTPListener: @unchecked Sendable {
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
     }
