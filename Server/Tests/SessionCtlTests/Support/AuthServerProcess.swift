@@ -12,12 +12,13 @@ final class AuthServerProcess: Sendable {
     /// - Parameters:
     ///   - accessTokenTTL: short lifetimes make tokens expire in real time.
     ///   - port: 0 picks a free one; a restart passes the previous one.
-    init(accessTokenTTL: Int, directory: String, port requestedPort: Int = 0) async throws {
+    ///   - extraArguments: more `serve` flags (mail, say).
+    init(accessTokenTTL: Int, directory: String, port requestedPort: Int = 0, extraArguments: [String] = []) async throws {
         child = try await AuthServerChild(
             arguments: [
                 "serve", "--port", String(requestedPort), "--database", directory + "/auth.sqlite",
                 "--access-token-ttl", String(accessTokenTTL), "--leeway", "1",
-            ],
+            ] + extraArguments,
             directory: directory, environment: ["PATH": "/usr/bin:/bin", "HOME": directory],
             output: .separate(in: directory, for: Binaries.authServer))
     }

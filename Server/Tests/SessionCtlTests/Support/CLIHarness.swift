@@ -12,13 +12,14 @@ struct CLIHarness: Sendable {
 
     /// Runs `body` against a fresh server, and always stops it.
     static func with(
-        accessTokenTTL: Int = 3600, _ body: (CLIHarness) async throws -> Void
+        accessTokenTTL: Int = 3600, serverArguments: [String] = [], _ body: (CLIHarness) async throws -> Void
     ) async throws {
         let missing = Binaries.missing([Binaries.sessionctl, Binaries.authServer])
         try #require(missing == nil, "\(missing ?? "")")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionctl-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let server = try await AuthServerProcess(accessTokenTTL: accessTokenTTL, directory: directory)
+        let server = try await AuthServerProcess(
+            accessTokenTTL: accessTokenTTL, directory: directory, extraArguments: serverArguments)
         let harness = CLIHarness(directory: directory, server: server)
         let outcome: Result<Void, any Error>
         do {
@@ -41,8 +42,11 @@ struct CLIHarness: Sendable {
     }
 
     /// Starts `sessionctl` without waiting (for `watch` and concurrent runs).
-    func spawn(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> ChildProcess {
-        var stdinPath = "/dev/null"
+    /// - Parameter stdinPath: a file (or FIFO) to read instead of `stdin`'s text.
+    func spawn(
+        _ arguments: [String], stdin: String? = nil, stdinPath: String? = nil, environment extra: [String: String] = [:]
+    ) throws -> ChildProcess {
+        var stdinPath = stdinPath ?? "/dev/null"
         if let stdin {
             stdinPath = directory + "/stdin-\(UUID().uuidString.prefix(8))"
             try Data(stdin.utf8).write(to: URL(fileURLWithPath: stdinPath))
