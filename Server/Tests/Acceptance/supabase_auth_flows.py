@@ -285,7 +285,8 @@ class Flows:
         if self.plant == "wrong-code":
             used = f"{(int(code) + 1) % 1_000_000:06d}"
             print(f"PLANTED: flow 1 verifies with {used} instead of the mailed {code}", flush=True)
-        response = step(f"flow 1: verify_otp(type=email) with the mailed code",
+        label = "the mailed code" if used == code else f"planted wrong code {used} (mailed: {code})"
+        response = step(f"flow 1: verify_otp(type=email) with {label}",
                         lambda: client.verify_otp({"email": self.ada, "token": used, "type": "email"}))
         session = response.session
         check(session is not None and session.access_token and session.refresh_token,

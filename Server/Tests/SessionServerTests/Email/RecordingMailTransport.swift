@@ -14,6 +14,9 @@ final class RecordingMailTransport: MailTransport, Sendable {
         self.failures = FailureQueue(failures)
     }
 
+    /// Every call of ``send(_:)``, failed or not.
+    var attempts: Int { get async { await failures.calls } }
+
     func send(_ message: MailMessage) async throws {
         if let failure = await failures.next() { throw failure }
         continuation.yield(message)
@@ -41,8 +44,12 @@ final class RecordingMailTransport: MailTransport, Sendable {
 
     actor FailureQueue {
         var failures: [MailError]
+        var calls = 0
         init(_ failures: [MailError]) { self.failures = failures }
-        func next() -> MailError? { failures.isEmpty ? nil : failures.removeFirst() }
+        func next() -> MailError? {
+            calls += 1
+            return failures.isEmpty ? nil : failures.removeFirst()
+        }
     }
 }
 

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Acceptance: the unmodified `supabase_auth` Python client (PyPI) against a
+# live auth-server on loopback, with a real SMTP listener (aiosmtpd) taking
+# its mail and a local stand-in for Apple's key server. The flows are in
+# Tests/Acceptance/supabase_auth_flows.py: email code sign-in (with sign-up,
+# refresh and single use), password reset by emailed code, Sign in with Apple
+# by ID token, and no mail for an unknown address.
+#
+#   scripts/supabase-acceptance.sh                          # from anywhere
+#   ACCEPTANCE_PLANT=wrong-code scripts/supabase-acceptance.sh   # must fail
+#
+# Needs the debug build (`swift build`) and python3 with supabase_auth,
+# aiosmtpd, cryptography and pyjwt installed. Exits non-zero on any failure,
+# printing the auth-server log's tail. Environment: AUTH_SERVER (the binary),
+# PYTHON (default python3), ACCEPTANCE_TIMEOUT (seconds for the flows,
+# default 90), ACCEPTANCE_PLANT, ACCEPTANCE_TRACEBACK=1 (Python tracebacks).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+server_binary="${AUTH_SERVER:-.build/debug/auth-server}"
+python="${PYTHON:-python3}"
+flows_timeout="${ACCEPTANCE_TIMEOUT:-90}"
+flows=Tests/Acceptance/supabase_auth_flows.py
+issuer="https://test-issuer.example"
+client_id="com.example.app"
+mail_from="Acceptance <auth@example.com>"
+
+if [[ ! -x "$server_binary" ]]; then
+  echo "No $server_binary: build first (swift build)." >&2
+  exit 2
+fi
+if ! "$python" -c 'import supabase_auth, aiosmtpd, cryptography, jwt' 2>/dev/null; then
+  echo "$python lacks supabase_auth, aiosmtpd, cryptography or pyjwt: pip install supabase_auth aiosmtpd cryptography pyjwt" >&2
+  exit 2
+fi
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  local pid
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [[ "$status" -ne 0 ]]; then
+    for log in server smtp jwks; do
+      if [[ -s "$work/$log.log" ]]; then
+        echo "--- last lines of $log.log ---" >&2
+        tail -n 40 "$work/$log.log" >&2
+      fi
+    done
+    echo "supabase-acceptance: FAILED (exit $status)" >&2
+  fi
+  rm -rf "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+fail() { echo "supabase-acceptance: $*" >&2; exit 1; }
+
+# Starts "$@" in the background with stdout in $work/$1.out and stderr in
+# $work/$1.log, and waits for the line `READY <port>`; sets ready_port.
+start_ready() {
+  local name="$1"; shift
+  "$@" >"$work/$name.out" 2>"$work/$name.log" &
+  local pid=$!
+  pids+=("$pid")
+  ready_port=""
+  for _ in $(seq 1 100); do
+    ready_port="$(sed -n 's/^READY \([0-9][0-9]*\)$/\1/p' "$work/$name.out" | head -1)"
+    [[ -n "$ready_port" ]] && return 0
+    kill -0 "$pid" 2>/dev/null || fail "$name exited before it was ready"
+    sleep 0.1
+  done
+  fail "$name did not print READY within 10 s"
+}
+
+mkdir "$work/mail"
+start_ready smtp "$python" scripts/smtp-listener.py --port 0 --maildir "$work/mail"
+smtp_port="$ready_port"
+# Apple's stand-in first: its URL is one of the server's flags.
+start_ready jwks "$python" "$flows" jwks --key-file "$work/apple-key.pem"
+jwks_port="$ready_port"
+"$python" -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())' >"$work/kek"
+
+"$server_binary" serve --host 127.0.0.1 --port 0 --database "$work/auth.sqlite" --log-level info \
+  --key-encryption-key-file "$work/kek" \
+  --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "$mail_from" \
+  --redirect-allow-list "http://localhost:3000/*" \
+  --apple-client-ids "$client_id" --apple-jwks-url "http://127.0.0.1:$jwks_port/keys" --apple-issuer "$issuer" \
+  >"$work/server.log" 2>&1 &
+server_pid=$!
+pids+=("$server_pid")
+port=""
+for _ in $(seq 1 300); do
+  port="$(grep -o 'listening on 127.0.0.1:[0-9]*' "$work/server.log" | head -1 | cut -d: -f2 || true)"
+  [[ -n "$port" ]] && break
+  kill -0 "$server_pid" 2>/dev/null || fail "auth-server exited before it was listening"
+  sleep 0.1
+done
+[[ -n "$port" ]] || fail "auth-server did not start listening within 30 s"
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 50); do
+  curl -sf -o /dev/null "$base/auth/v1/health" && break
+  sleep 0.1
+done
+curl -sf -o /dev/null "$base/auth/v1/health" || fail "$base/auth/v1/health does not answer 200"
+echo "auth-server on $base, SMTP listener on 127.0.0.1:$smtp_port, Apple JWKS on 127.0.0.1:$jwks_port"
+
+# In the background and waited for, so a signal to this script reaches the trap at once.
+timeout --kill-after=5 "$flows_timeout" "$python" "$flows" flows --url "$base/auth/v1" --maildir "$work/mail" \
+  --key-file "$work/apple-key.pem" --issuer "$issuer" --client-id "$client_id" --mail-from "$mail_from" &
+flows_pid=$!
+pids+=("$flows_pid")
+status=0
+wait "$flows_pid" || status=$?
+[[ "$status" -eq 124 ]] && fail "the flows did not finish within $flows_timeout s"
+[[ "$status" -eq 0 ]] || fail "the flows failed (exit $status)"
+
+if grep -qiE 'fatal|crash' "$work/server.log"; then
+  fail "auth-server logged a crash"
+fi
+kill -0 "$server_pid" 2>/dev/null || fail "auth-server is no longer running after the flows"
+echo "supabase-acceptance: all flows passed"
