@@ -175,6 +175,122 @@ paths:
           headers:
             Location: { schema: { type: string } }
         "400": { $ref: "#/components/responses/GoTrueError" }
+  /auth/v1/otp:
+    post:
+      tags: [goTrue]
+      operationId: sendEmailCode
+      security: []
+      description: |
+        Mails a six-digit sign-in code and a link to `email`. With
+        `create_user` (default true) an address without an account gets one
+        when the code is redeemed. The answer is `{}` whether or not the
+        address has an account; 422 `email_provider_disabled` when the server
+        sends no mail; 429 `over_email_send_rate_limit` for a second email to
+        one address within a minute. `redirect_to` (allow-listed) is where the
+        link sends the person back to. Phone sign-in is not supported.
+      parameters:
+        - { name: redirect_to, in: query, required: false, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/EmailCodeRequest" }
+      responses:
+        "200": { $ref: "#/components/responses/Empty" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/recover:
+    post:
+      tags: [goTrue]
+      operationId: sendPasswordReset
+      security: []
+      description: |
+        Mails a password-reset code and link to `email` when it has an
+        account; the answer is `{}` either way. Redeem with `/verify`
+        `type=recovery`, then set the password with `PUT /user` (no current
+        password needed within the re-authentication window).
+      parameters:
+        - { name: redirect_to, in: query, required: false, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/PasswordResetRequest" }
+      responses:
+        "200": { $ref: "#/components/responses/Empty" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/verify:
+    post:
+      tags: [goTrue]
+      operationId: verify
+      security: []
+      description: |
+        JSON: redeems `email` and `token` (the six digits), or `token_hash`
+        (the link's token), for a session. `type` is `email`, `magiclink` or
+        `signup` for a sign-in code, `recovery` for a reset code. Any wrong,
+        expired or used code is 403 `otp_expired`; five wrong codes end the
+        code. A form post (the link's page) redeems `token` and answers 303 to
+        `redirect_to` with the session, or GoTrue's error, in the fragment.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/VerifyRequest" }
+          application/x-www-form-urlencoded:
+            schema: { $ref: "#/components/schemas/VerifyForm" }
+      responses:
+        "200":
+          description: A session (JSON), or the link's page again when the form lacks an allowed `redirect_to`.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Session" }
+            text/html:
+              schema: { type: string }
+        "303":
+          description: To `redirect_to`, with the session or the error in the fragment.
+          headers:
+            Location: { schema: { type: string } }
+        "400":
+          description: Bad input.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/GoTrueError" }
+            text/html:
+              schema: { type: string }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+    get:
+      tags: [goTrue]
+      operationId: emailLinkPage
+      security: []
+      description: |
+        The email's link. It changes nothing (mail scanners fetch links): it
+        shows a button that posts the token, or, without an allowed
+        `redirect_to`, asks for the code to be typed in the app.
+      parameters:
+        - { name: token, in: query, required: false, schema: { type: string } }
+        - { name: type, in: query, required: false, schema: { type: string } }
+        - { name: redirect_to, in: query, required: false, schema: { type: string } }
+      responses:
+        "200":
+          description: The page.
+          content:
+            text/html:
+              schema: { type: string }
+        "400":
+          description: An incomplete link.
+          content:
+            text/html:
+              schema: { type: string }
   /auth/v1/user:
     get:
       tags: [goTrue]
@@ -451,6 +567,11 @@ components:
       required: true
       schema: { type: string }
   responses:
+    Empty:
+      description: Done. The body is an empty object, whatever happened, so it tells nothing about the address.
+      content:
+        application/json:
+          schema: { type: object, maxProperties: 0 }
     Session:
       description: A session (access token, rotating refresh token, user).
       content:
@@ -526,6 +647,34 @@ components:
                 properties:
                   deleted: { type: boolean }
   schemas:
+    EmailCodeRequest:
+      type: object
+      required: [email]
+      properties:
+        email: { type: string }
+        create_user: { type: boolean }
+        data:
+          type: object
+          additionalProperties: true
+    PasswordResetRequest:
+      type: object
+      required: [email]
+      properties:
+        email: { type: string }
+    VerifyRequest:
+      type: object
+      required: [type]
+      properties:
+        type: { type: string, enum: [email, magiclink, signup, recovery] }
+        email: { type: string }
+        token: { type: string }
+        token_hash: { type: string }
+    VerifyForm:
+      type: object
+      properties:
+        token: { type: string }
+        type: { type: string }
+        redirect_to: { type: string }
     PasswordCredentials:
       type: object
       required: [email, password]
