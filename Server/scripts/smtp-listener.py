@@ -74,6 +74,10 @@ async def main():
     loop = asyncio.get_running_loop()
     server = await loop.create_server(lambda: SMTP(handler, **options), host="127.0.0.1", port=args.port)
     stop = asyncio.Event()
+    # A parent may start us with these blocked (Foundation's Process inherits
+    # the test runner's signal mask): then SIGTERM would never arrive, and
+    # every stopped listener would outlive its test.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     print(f"READY {server.sockets[0].getsockname()[1]}", flush=True)

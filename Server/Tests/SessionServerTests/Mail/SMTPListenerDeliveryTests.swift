@@ -26,6 +26,15 @@ struct SMTPListenerDeliveryTests {
         #expect(delivered.envelopeTo == message.to.address)
     }
 
+    /// Found when stopped listeners outlived their tests: a child of the test
+    /// runner starts with SIGTERM blocked, and the listener must unblock it.
+    @Test func theListenerEndsWhenStopped() async throws {
+        let listener = try await SMTPListener.start()
+        listener.stop()
+        for _ in 0..<200 where listener.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!listener.isRunning)
+    }
+
     @Test func plainDeliveryOnLoopbackKeepsEveryPartIntact() async throws {
         let listener = try await SMTPListener.start()
         defer { listener.stop() }

@@ -87,6 +87,9 @@ final class SMTPListener: @unchecked Sendable {
         if process.isRunning { process.terminate() }
     }
 
+    /// True until the listener process has exited.
+    var isRunning: Bool { process.isRunning }
+
     deinit {
         stop()
         try? FileManager.default.removeItem(at: directory)
