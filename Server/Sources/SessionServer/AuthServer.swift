@@ -116,6 +116,12 @@ public struct AuthServer: Sendable {
         }
     }
 
+    /// A new service-role key (docs/ADMIN.md): the admin API's credential,
+    /// for the operator's backend only, never an app.
+    public func serviceRoleKey(lifetime: TimeInterval) async throws -> String {
+        try await sessions.issuer.issueServiceRole(now: configuration.clock.now, lifetime: lifetime)
+    }
+
     /// The middleware that applies the 401 contract with this server's keys and sessions.
     public var authMiddleware: AuthMiddleware<AuthRequestContext> {
         AuthMiddleware(verifier: verifier, sessions: store, clock: configuration.clock, cache: tokenCache)
@@ -166,6 +172,16 @@ public struct AuthServer: Sendable {
             userUpdateLimiter: Self.limiter("user-update", configuration.userUpdatesPerMinutePerUser, configuration, store),
             authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth, codes: codes
         ).register(on: goTrue)
+        let trustedProxies = configuration.trustedProxies
+        AdminRoutes(
+            admin: AdminService(sessions: sessions), externalURL: configuration.externalURL,
+            redirects: configuration.redirectAllowList,
+            ip: { request, context in
+                trustedProxies.clientAddress(
+                    peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!]
+                )?.description
+            }
+        ).register(on: goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock)))
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))
             .add(middleware: authMiddleware)

@@ -51,7 +51,32 @@ struct Migrate: AsyncParsableCommand {
 /// servers see a change within their key refresh interval.
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage signing keys.", subcommands: [List.self, Rotate.self, Retire.self])
+        abstract: "Manage signing keys.", subcommands: [List.self, Rotate.self, Retire.self, ServiceRole.self])
+
+    /// Prints a service-role key for the admin API.
+    struct ServiceRole: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "service-role",
+            abstract: "Print a service-role key for /auth/v1/admin (keep it on servers; never ship it in an app).",
+            discussion: """
+                The key is a JWT with role service_role, signed by the current signing key. It works until it \
+                expires or that key is retired: after `keys rotate` and then `keys retire` of the old key, print a new one.
+                """)
+
+        @OptionGroup var options: ServerOptions
+
+        @Option(help: "Days the key is valid (default 3650).")
+        var days = 3650
+
+        func run() async throws {
+            guard (1...36_500).contains(days) else { throw ValidationError("--days must be from 1 to 36500.") }
+            let server = try await AuthServer(configuration: try options.configuration(), logger: options.logger())
+            try await server.withDatabase {
+                try await server.prepare()
+                print(try await server.serviceRoleKey(lifetime: TimeInterval(days) * 86_400))
+            }
+        }
+    }
 
     /// Makes a new signing key current; the previous one keeps verifying.
     struct Rotate: AsyncParsableCommand {

@@ -18,6 +18,8 @@ public struct SessionUser: Sendable, Hashable, Codable {
     public var createdAt: Date?
     /// When the account last changed; `nil` when the server did not say.
     public var updatedAt: Date?
+    /// Until when the account is banned (GoTrue's `banned_until`); `nil` when it is not.
+    public var bannedUntil: Date?
 
     public init(
         id: String,
@@ -32,7 +34,8 @@ public struct SessionUser: Sendable, Hashable, Codable {
         identities: [UserIdentity]? = nil,
         isAnonymous: Bool? = false,
         createdAt: Date?,
-        updatedAt: Date?
+        updatedAt: Date?,
+        bannedUntil: Date? = nil
     ) {
         self.id = id
         self.aud = aud
@@ -47,6 +50,7 @@ public struct SessionUser: Sendable, Hashable, Codable {
         self.isAnonymous = isAnonymous
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.bannedUntil = bannedUntil
     }
 
     enum CodingKeys: String, CodingKey {
@@ -58,6 +62,7 @@ public struct SessionUser: Sendable, Hashable, Codable {
         case isAnonymous = "is_anonymous"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        case bannedUntil = "banned_until"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -75,6 +80,7 @@ public struct SessionUser: Sendable, Hashable, Codable {
         isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous)
         createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
         updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt)
+        bannedUntil = try c.decodeIfPresent(Date.self, forKey: .bannedUntil)
     }
 }
 

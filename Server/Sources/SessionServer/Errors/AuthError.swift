@@ -15,7 +15,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case authRequired, tokenExpired, sessionRevoked
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
         case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState, badIDToken
-        case emailCodeInvalid, mailUnavailable, emailRateLimited
+        case emailCodeInvalid, mailUnavailable, emailRateLimited, userBanned, notAdmin
     }
 
     let kind: Kind
@@ -134,6 +134,10 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func providerDisabled(_ name: String) -> AuthError {
         AuthError(.providerDisabled, "Unsupported provider: '\(name.prefix(40))' is not enabled on this server.", field: "provider")
     }
+    /// The account is banned: no sign-in and no refresh until the ban ends.
+    public static let userBanned = AuthError(.userBanned, "User is banned")
+    /// `/admin` with a token that is not the service-role key.
+    public static let notAdmin = AuthError(.notAdmin, "User not allowed: the admin API needs the service-role key.")
     /// An email code or link that is wrong, expired, used up or for no account:
     /// one answer for all, so a guess learns nothing.
     public static let emailCodeInvalid = AuthError(

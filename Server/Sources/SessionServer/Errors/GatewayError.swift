@@ -45,8 +45,11 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .conflict, code: .conflict, message: error.message)
         case .notFound:
             self.init(status: .notFound, code: .notFound)
-        case .forbidden:
+        case .forbidden, .notAdmin:
             self.init(status: .forbidden, code: .forbidden)
+        case .userBanned:
+            // Like an ended session: the app shows sign-in, and the message says why.
+            self.init(status: .unauthorized, code: .sessionExpired, message: error.message, headers: headers)
         case .rateLimited, .emailRateLimited:
             headers[.retryAfter] = String(error.retryAfter ?? 60)
             self.init(status: .tooManyRequests, code: .rateLimited, headers: headers)

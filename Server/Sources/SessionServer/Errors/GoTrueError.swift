@@ -60,6 +60,8 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .badIDToken: (status, code) = (.badRequest, .badJWT)
         case .badOAuthState: (status, code) = (.badRequest, .badOAuthState)
         case .emailCodeInvalid: (status, code) = (.forbidden, .otpExpired)
+        case .userBanned: (status, code) = (.badRequest, .userBanned)
+        case .notAdmin: (status, code) = (.forbidden, GoTrueErrorCode("not_admin"))
         case .mailUnavailable: (status, code) = (.unprocessableContent, .emailProviderDisabled)
         case .emailRateLimited:
             (status, code) = (.tooManyRequests, .overEmailSendRateLimit)

@@ -96,21 +96,17 @@ struct EmailCodeService: Sendable {
         _ purpose: AuthStore.OneTimeTokenPurpose, to email: String, createUser: Bool, metadata: [String: JSONValue],
         link: LinkTarget, mail: MailConfiguration
     ) async throws {
-        var generator = SystemRandomNumberGenerator()
-        let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+        let code = Self.newCode()
         let linkToken = RefreshTokenCodec.generate()
         try await sessions.store.issueOneTimeToken(
             id: UUID().uuidString.lowercased(), purpose: purpose, email: email, code: code,
             linkHash: SHA256Hex.of(linkToken), createUser: createUser, metadata: metadata, now: sessions.clock.now,
             lifetime: configuration.emailCodeLifetime)
         let kind: MailTemplates.Kind = purpose == .recovery ? .recovery : .magicLink
-        var query = URLComponents()
-        query.queryItems =
-            [URLQueryItem(name: "token", value: linkToken), URLQueryItem(name: "type", value: kind == .recovery ? "recovery" : "magiclink")]
-            + (link.redirectTo.map { [URLQueryItem(name: "redirect_to", value: $0)] } ?? [])
         let values: [MailTemplate.Placeholder: String] = [
             .token: code, .tokenHash: linkToken, .email: email, .siteURL: link.root,
-            .confirmationURL: link.root + "/auth/v1/verify?" + (query.percentEncodedQuery ?? ""),
+            .confirmationURL: Self.verifyURL(
+                root: link.root, token: linkToken, type: kind == .recovery ? "recovery" : "magiclink", redirectTo: link.redirectTo),
             .redirectTo: link.redirectTo ?? "",
         ]
         let (subject, text, html) = mail.templates[kind].render(values)
@@ -122,6 +118,23 @@ struct EmailCodeService: Sendable {
             throw AuthError.invalidRequest(field: "email", "This email address cannot receive mail from this server.")
         }
         queue?.enqueue(MailMessage(from: mail.sender, to: recipient, subject: subject, text: text, html: html))
+    }
+}
+
+extension EmailCodeService {
+    /// Six random digits, uniformly drawn.
+    static func newCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+    }
+
+    /// The link an email carries: `…/auth/v1/verify?token=…&type=…[&redirect_to=…]`.
+    static func verifyURL(root: String, token: String, type: String, redirectTo: String?) -> String {
+        var query = URLComponents()
+        query.queryItems =
+            [URLQueryItem(name: "token", value: token), URLQueryItem(name: "type", value: type)]
+            + (redirectTo.map { [URLQueryItem(name: "redirect_to", value: $0)] } ?? [])
+        return root + "/auth/v1/verify?" + (query.percentEncodedQuery ?? "")
     }
 }
 

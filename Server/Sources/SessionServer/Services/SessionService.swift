@@ -97,6 +97,8 @@ public struct SessionService: Sendable {
         default:
             throw AuthError.invalidRequest(field: "scope", "scope must be one of local, global, others.")
         }
+        try await store.audit(
+            actor: identity.userID, action: "logout", target: identity.sessionID, details: ["scope": .string(scope)], now: now)
     }
 
     /// - Parameter method: how the person signed in (`password`, `oauth`), for the token's `amr` claim.

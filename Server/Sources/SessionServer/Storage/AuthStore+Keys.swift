@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SessionCore
 
 extension AuthStore {
     /// Signing keys not retired, newest first (by generation: wall time can stand still or step back).
@@ -43,6 +44,9 @@ extension AuthStore {
                 WHERE retired_at IS NULL AND kid NOT IN (\(binds: kept))
                 """
             ).run()
+            try await Self.insertAudit(
+                actor: "operator", action: "key_rotated", target: key.kid, ip: nil,
+                details: previous.map { ["previous": .string($0)] } ?? [:], now: now, on: db)
             return previous
         }
     }
@@ -63,6 +67,8 @@ extension AuthStore {
             try await db.raw(
                 "UPDATE signing_keys SET retired_at = \(bind: now.stored) WHERE kid = \(bind: kid)"
             ).run()
+            try await Self.insertAudit(
+                actor: "operator", action: "key_retired", target: kid, ip: nil, details: [:], now: now, on: db)
             return true
         }
     }

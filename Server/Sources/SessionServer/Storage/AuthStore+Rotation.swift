@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SessionCore
 
 extension AuthStore {
     /// What a rotation transaction decided. A rejection is returned, not
@@ -73,6 +74,8 @@ extension AuthStore {
             guard let user = try await Self.fetchUser(id: session.userID, on: db) else {
                 return .reject(.sessionNotFound)
             }
+            // Refused before anything changes: when the ban ends, this token still works.
+            if user.isBanned(at: now) { return .reject(.userBanned) }
 
             guard let rotatedAt = token.rotatedAt else {
                 // The active token: rotate it.
@@ -118,6 +121,9 @@ extension AuthStore {
                 WHERE id = \(bind: session.id)
                 """
             ).run()
+            try await Self.insertAudit(
+                actor: "system", action: "token_reuse_detected", target: session.userID, ip: nil,
+                details: ["session_id": .string(session.id)], now: now, on: db)
             return .revokedOnReuse(session)
         }
         switch step {

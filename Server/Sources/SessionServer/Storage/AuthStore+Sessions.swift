@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SessionCore
 
 extension AuthStore {
     static func session(from row: any SQLRow) throws -> SessionRecord {
@@ -62,11 +63,18 @@ extension AuthStore {
         // The user row first, as deleteUser and rotate take it: it locks the row
         // and proves it still exists. A user deleted while their password was
         // being checked gets no session.
+        // A banned user gets no session, however they proved who they are.
         guard
             try await db.raw(
-                "UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID) RETURNING id"
+                """
+                UPDATE users SET last_sign_in_at = \(bind: now.stored) WHERE id = \(bind: userID)
+                AND (banned_until IS NULL OR banned_until <= \(bind: now.stored)) RETURNING id
+                """
             ).first() != nil
-        else { throw AuthError.invalidCredentials }
+        else {
+            let exists = try await db.raw("SELECT id FROM users WHERE id = \(bind: userID)").first() != nil
+            throw exists ? AuthError.userBanned : AuthError.invalidCredentials
+        }
         try await db.raw(
             """
             INSERT INTO sessions (id, user_id, created_at, not_after, user_agent, ip, active_token_hash, auth_method)
@@ -75,6 +83,8 @@ extension AuthStore {
             """
         ).run()
         try await insertRefreshToken(record, on: db)
+        try await insertAudit(
+            actor: userID, action: "login", target: session.id, ip: ip, details: ["method": .string(method)], now: now, on: db)
         return (session, token)
     }
 

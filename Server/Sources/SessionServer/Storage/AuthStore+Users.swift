@@ -4,11 +4,14 @@ import SessionCore
 
 extension AuthStore {
     static func user(from row: any SQLRow) throws -> UserRecord {
-        UserRecord(
+        var user = UserRecord(
             id: try row.string("id"), email: try row.optionalString("email"), passwordHash: try row.string("password_hash"),
             userMetadata: try decodeMetadata(row.string("user_metadata")), createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"), lastSignInAt: try row.optionalDate("last_sign_in_at"),
             emailConfirmedAt: try row.optionalDate("email_confirmed_at"))
+        user.bannedUntil = try row.optionalDate("banned_until")
+        user.appMetadata = try row.optionalString("app_metadata").map(decodeMetadata) ?? [:]
+        return user
     }
 
     static func fetchUser(id: String, on db: any SQLDatabase) async throws -> UserRecord? {

@@ -47,7 +47,22 @@ enum Migrations {
               key TEXT PRIMARY KEY, window_start \(f.double) NOT NULL, count \(f.integer) NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS rate_limits_window_start ON rate_limits (window_start)",
-        ] + emailCodeSteps(f)
+        ] + emailCodeSteps(f) + adminSteps(f)
+    }
+
+    /// The admin API: bans, operator-set `app_metadata`, and the audit log
+    /// (who did what, when, from where; never a token).
+    static func adminSteps(_ f: SQLFlavor) -> [String] {
+        [
+            "ALTER TABLE users ADD COLUMN banned_until \(f.timestamp)",
+            "ALTER TABLE users ADD COLUMN app_metadata TEXT",
+            """
+            CREATE TABLE IF NOT EXISTS audit_log (
+              id TEXT PRIMARY KEY, created_at \(f.timestamp) NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
+              target TEXT, ip TEXT, details TEXT NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS audit_log_created_at ON audit_log (created_at)",
+        ]
     }
 
     /// Email one-time codes and links (sign-in and password recovery): one

@@ -15,6 +15,13 @@ public struct UserRecord: Sendable, Hashable {
     public var emailConfirmedAt: Date?
     /// Linked provider accounts, oldest first.
     public var identities: [IdentityRecord] = []
+    /// Until when sign-in and refresh are refused; `nil` when not banned.
+    public var bannedUntil: Date? = nil
+    /// What operators set through the admin API (roles, plans); never the user.
+    public var appMetadata: [String: JSONValue] = [:]
+
+    /// True when the account is banned at `now`.
+    public func isBanned(at now: Date) -> Bool { bannedUntil.map { $0 > now } ?? false }
 
     /// True when password sign-in can work for this user.
     var hasPassword: Bool { !passwordHash.isEmpty }
@@ -34,8 +41,11 @@ public struct UserRecord: Sendable, Hashable {
         return SessionUser(
             id: id, email: email, emailConfirmedAt: emailConfirmedAt, lastSignInAt: lastSignInAt,
             userMetadata: userMetadata,
-            appMetadata: ["provider": .string(providers.first ?? "email"), "providers": .array(providers.map(JSONValue.string))],
-            identities: wireIdentities, createdAt: createdAt, updatedAt: updatedAt)
+            // The operator's keys first; GoTrue's provider keys are the server's to write.
+            appMetadata: appMetadata.merging(
+                ["provider": .string(providers.first ?? "email"), "providers": .array(providers.map(JSONValue.string))]
+            ) { $1 },
+            identities: wireIdentities, createdAt: createdAt, updatedAt: updatedAt, bannedUntil: bannedUntil)
     }
 }
 

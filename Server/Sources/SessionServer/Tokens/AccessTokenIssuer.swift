@@ -21,12 +21,39 @@ struct AccessTokenIssuer: Sendable {
                 AuthenticationMethodReference(
                     method: session.authMethod ?? "password", timestamp: Int(session.createdAt.timeIntervalSince1970))
             ])
+        return (try Self.sign(claims, with: key), Date(timeIntervalSince1970: TimeInterval(expiresAt)))
+    }
+
+    /// The service-role key: `role: service_role`, no session, signed like
+    /// every access token (docs/ADMIN.md). It verifies as long as the key
+    /// that signed it does: retiring that key revokes it.
+    func issueServiceRole(now: Date, lifetime: TimeInterval) async throws -> String {
+        let key = try await keyRing.currentKey()
+        let issuedAt = Int(now.timeIntervalSince1970)
+        return try Self.sign(
+            ServiceRoleClaims(aud: audience, iat: issuedAt, exp: issuedAt + Int(lifetime), iss: issuer), with: key)
+    }
+
+    private static func sign(_ claims: some Encodable, with key: SigningKey) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = try encoder.encode(AccessTokenHeader(alg: "ES256", kid: key.kid, typ: "JWT"))
         let payload = try encoder.encode(claims)
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
-        let signature = try key.sign(signingInput)
-        return (signingInput + "." + signature, Date(timeIntervalSince1970: TimeInterval(expiresAt)))
+        return signingInput + "." + (try key.sign(signingInput))
     }
+}
+
+/// The service-role key's claims: Supabase's service key's, with a `sub`
+/// naming the role (no user) and no `session_id`, so routes that need a
+/// signed-in person refuse it.
+struct ServiceRoleClaims: Sendable, Encodable {
+    var sub = ServiceRoleClaims.role
+    var aud: String
+    var role = ServiceRoleClaims.role
+    var iat: Int
+    var exp: Int
+    var iss: String
+
+    static let role = "service_role"
 }
