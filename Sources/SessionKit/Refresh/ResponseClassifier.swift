@@ -26,6 +26,8 @@ enum ResponseClassifier {
                 retryAfter: retryAfter)
         }
 
+        // A banned account is its own reason, at sign-in as on any other request.
+        if goTrue == .userBanned { return make(.accountSuspended, keepServerMessage: false) }
         if code == .sessionExpired || (goTrue?.endsSession ?? false) {
             // A wrong password on the password grant is `invalid_grant` in older GoTrue.
             if context == .signIn { return make(.invalidCredentials, keepServerMessage: false) }

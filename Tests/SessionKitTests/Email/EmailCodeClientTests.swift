@@ -93,3 +93,16 @@ struct EmailCodeClientTests {
         }
     }
 }
+
+/// A banned account (GoTrue's `user_banned`) is `accountSuspended`, never "wrong password".
+struct BannedAccountClientTests {
+    @Test func aBannedSignInIsAccountSuspended() async throws {
+        let f = await Fixture.make()
+        await f.fake.createUser(email: "ada@example.com", password: "secret-123")
+        await f.fake.inject(.goTrueError(status: 400, code: .userBanned, message: "User is banned"), on: .passwordGrant)
+        let error = await #expect(throws: SessionError.self) {
+            try await f.client.signIn(email: "ada@example.com", password: "secret-123")
+        }
+        #expect(error == .accountSuspended)
+    }
+}
