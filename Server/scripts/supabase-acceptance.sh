@@ -4,10 +4,13 @@
 # its mail and a local stand-in for Apple's key server. The flows are in
 # Tests/Acceptance/supabase_auth_flows.py: email code sign-in (with sign-up,
 # refresh and single use), password reset by emailed code, Sign in with Apple
-# by ID token, and no mail for an unknown address.
+# by ID token, no mail for an unknown address, and the admin API (client.admin
+# with a service-role key from `auth-server keys service-role`: users created,
+# listed, banned and deleted, a session minted by generate_link, the audit log).
 #
 #   scripts/supabase-acceptance.sh                          # from anywhere
 #   ACCEPTANCE_PLANT=wrong-code scripts/supabase-acceptance.sh   # must fail
+#   ACCEPTANCE_PLANT=no-ban scripts/supabase-acceptance.sh       # must fail
 #
 # Needs the debug build (`swift build`) and python3 with supabase_auth,
 # aiosmtpd, cryptography and pyjwt installed. Exits non-zero on any failure,
@@ -111,11 +114,18 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 curl -sf -o /dev/null "$base/auth/v1/health" || fail "$base/auth/v1/health does not answer 200"
+# The service-role key, signed by the key the server made at start: same database, same KEK.
+# In a file, not on a command line, so it shows in no process list.
+"$server_binary" keys service-role --database "$work/auth.sqlite" --key-encryption-key-file "$work/kek" \
+  >"$work/service-role.out" 2>"$work/service-role.log" || fail "auth-server keys service-role failed: $(tail -n 5 "$work/service-role.log")"
+grep -E '^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$' "$work/service-role.out" | tail -n 1 >"$work/service-role" || true
+[[ -s "$work/service-role" ]] || fail "auth-server keys service-role printed no JWT line"
 echo "auth-server on $base, SMTP listener on 127.0.0.1:$smtp_port, Apple JWKS on 127.0.0.1:$jwks_port"
 
 # In the background and waited for, so a signal to this script reaches the trap at once.
 timeout --kill-after=5 "$flows_timeout" "$python" "$flows" flows --url "$base/auth/v1" --maildir "$work/mail" \
-  --key-file "$work/apple-key.pem" --issuer "$issuer" --client-id "$client_id" --mail-from "$mail_from" &
+  --key-file "$work/apple-key.pem" --issuer "$issuer" --client-id "$client_id" --mail-from "$mail_from" \
+  --service-key-file "$work/service-role" &
 flows_pid=$!
 pids+=("$flows_pid")
 status=0

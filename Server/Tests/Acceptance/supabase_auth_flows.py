@@ -10,13 +10,18 @@ Two modes, both started by scripts/supabase-acceptance.sh:
       until SIGTERM/SIGINT.
 
   supabase_auth_flows.py flows --url URL --maildir DIR --key-file PATH --issuer ISS --client-id AUD
+                                --service-key-file PATH
       Runs the flows (email code sign-in, password reset, Sign in with Apple by
-      ID token, and no mail for an unknown address) through SyncGoTrueClient,
-      reading the codes from the .eml files the SMTP listener writes. Prints a
-      PASS line per check; the first failure prints FAIL and exits 1.
+      ID token, no mail for an unknown address, and the admin API driven by
+      client.admin with the service-role key read from PATH) through
+      SyncGoTrueClient, reading the codes from the .eml files the SMTP listener
+      writes. Prints a PASS line per check; the first failure prints FAIL and
+      exits 1.
 
 ACCEPTANCE_PLANT=wrong-code makes flow 1 verify with a code that is not the
-mailed one, so the run must fail: proof that the harness can.
+mailed one, and ACCEPTANCE_PLANT=no-ban makes flow 5 skip the ban while still
+expecting the banned user's refresh to be refused, so the run must fail: proof
+that the harness can.
 """
 import argparse
 import base64
@@ -231,12 +236,32 @@ class Flows:
         self.ghost = f"ghost-{run}@example.com"
         self.ada = f"ada-{run}@example.com"
         self.bob = f"bob-{run}@example.com"
+        self.cy = f"cy-{run}@example.com"
+        self.dee = f"dee-{run}@example.com"
+        self.apple_email = None
+        self.service_key = Path(args.service_key_file).read_text().strip()
+        # Every token and password the run handles; the audit log must hold none of them.
+        self.secrets = {"service-role key": self.service_key}
+
+    def remember(self, what, *sessions):
+        for index, session in enumerate(sessions):
+            if session is not None:
+                self.secrets[f"{what} #{index} access token"] = session.access_token
+                self.secrets[f"{what} #{index} refresh token"] = session.refresh_token
 
     def client(self):
         from supabase_auth import SyncGoTrueClient
 
         return SyncGoTrueClient(url=self.url, headers={"apikey": "anon"},
                                 auto_refresh_token=False, persist_session=False)
+
+    def admin(self, bearer=None):
+        """`client.admin` of a client of its own whose Authorization is `bearer` (the service-role key)."""
+        from supabase_auth import SyncGoTrueClient
+
+        token = self.service_key if bearer is None else bearer
+        return SyncGoTrueClient(url=self.url, headers={"apikey": "anon", "Authorization": f"Bearer {token}"},
+                                auto_refresh_token=False, persist_session=False).admin
 
     def check_mail_headers(self, message, address, what):
         to = str(message["To"])
@@ -303,6 +328,7 @@ class Flows:
         check(refreshed.user.id == session.user.id, "flow 1: refreshed session is for another user")
         user = step("flow 1: get_user() with the refreshed token", client.get_user)
         check(user is not None and user.user.email == self.ada, "flow 1: get_user after refresh is not Ada")
+        self.remember("flow 1", session, refreshed)
         passed("flow 1: refresh_session() rotated the refresh token and the new access token works")
 
         error = expect_api_error("flow 1: the same code a second time",
@@ -332,6 +358,9 @@ class Flows:
         check(response.session is not None and response.session.user.email == self.bob,
               f"flow 2: verify_otp(type=recovery) returned no session for {self.bob}: {response!r:.300}")
         recovery_refresh = response.session.refresh_token
+        self.remember("flow 2 recovery", response.session)
+        self.secrets["flow 2 old password"] = "old-password-1"
+        self.secrets["flow 2 new password"] = "new-password-2"
         passed("flow 2: verify_otp(type=recovery) gave a session")
 
         updated = step("flow 2: update_user(password)",
@@ -355,6 +384,7 @@ class Flows:
                          lambda: fresh.sign_in_with_password({"email": self.bob, "password": "new-password-2"}))
         check(signed_in.session is not None and signed_in.user.email == self.bob,
               f"flow 2: sign-in with the new password returned {signed_in!r:.300}")
+        self.remember("flow 2 sign-in", signed_in.session)
         passed("flow 2: the new password signs in")
 
     # Flow 3: Sign in with Apple by ID token, the test being Apple.
@@ -365,6 +395,7 @@ class Flows:
         apple_key = serialization.load_pem_private_key(Path(self.key_file).read_bytes(), password=None)
         sub = f"001234.{secrets.token_hex(16)}.0042"
         apple_email = f"apple-{secrets.token_hex(4)}@privaterelay.example.com"
+        self.apple_email = apple_email
 
         def id_token(key, raw_nonce, **overrides):
             now = int(time.time())
@@ -393,6 +424,7 @@ class Flows:
                          {"provider": "apple", "token": id_token(apple_key, raw_nonce), "nonce": raw_nonce}))
         check(again.user is not None and again.user.id == session.user.id,
               "flow 3: the same Apple sub signed in as a different user")
+        self.remember("flow 3", session, again.session)
         passed("flow 3: the same sub signs in to the same user")
 
         other_key = new_rsa_key()
@@ -414,6 +446,143 @@ class Flows:
                                       "nonce": raw_nonce}))
         passed(f"flow 3: an ID token for another aud is refused ({describe(error)})")
 
+    # Flow 5: the admin API through client.admin with the service-role key.
+    def admin_api(self):
+        import httpx
+
+        admin = self.admin()
+
+        # 5a. A backend creates a user and mints a session for it by a magic link's hashed token.
+        created = step(f"flow 5: admin.create_user({self.cy}, email_confirm)",
+                       lambda: admin.create_user({"email": self.cy, "email_confirm": True,
+                                                  "user_metadata": {"name": "Cy"}}))
+        cy = created.user
+        check(cy is not None and cy.email == self.cy, f"flow 5: create_user returned {created!r:.300}")
+        check(cy.email_confirmed_at is not None, "flow 5: create_user(email_confirm=True) left the email unconfirmed")
+        check(cy.user_metadata.get("name") == "Cy", f"flow 5: user_metadata is {cy.user_metadata!r}, expected name 'Cy'")
+        passed(f"flow 5: admin.create_user made {self.cy} (confirmed, user_metadata.name == 'Cy')")
+
+        # The bare call: without redirect_to the server answers its root (GoTrue's site URL).
+        link = step("flow 5: admin.generate_link(type=magiclink)",
+                    lambda: admin.generate_link({"type": "magiclink", "email": self.cy}))
+        properties = link.properties
+        check(link.user is not None and link.user.id == cy.id,
+              f"flow 5: generate_link's user is {getattr(link.user, 'id', None)}, expected {cy.id}")
+        check(properties.verification_type == "magiclink" and properties.hashed_token and properties.action_link
+              and properties.redirect_to and re.fullmatch(r"\d{6}", properties.email_otp or ""),
+              f"flow 5: generate_link's properties are {properties!r:.400}")
+        self.secrets["flow 5 hashed token"] = properties.hashed_token
+        passed("flow 5: admin.generate_link(magiclink) returned the user, action_link, email_otp and hashed_token")
+
+        cy_client = self.client()
+        response = step("flow 5: verify_otp(type=magiclink, token_hash)",
+                        lambda: cy_client.verify_otp({"token_hash": properties.hashed_token, "type": "magiclink"}))
+        cy_session = response.session
+        check(cy_session is not None and cy_session.access_token and cy_session.refresh_token,
+              f"flow 5: verify_otp(token_hash) returned no session: {response!r:.300}")
+        check(cy_session.user.id == cy.id and cy_session.user.email == self.cy,
+              f"flow 5: the session is for {cy_session.user.id} {cy_session.user.email}, expected {cy.id} {self.cy}")
+        self.remember("flow 5 Cy", cy_session)
+        passed("flow 5: verify_otp(token_hash=hashed_token, type=magiclink) gave a session for the created user")
+
+        # 5b. Listing, with GoTrue's pagination.
+        # The bare call: supabase_auth sends `?page=&per_page=`, which means the defaults (50 a page).
+        users = step("flow 5: admin.list_users()", lambda: admin.list_users())
+        emails = {user.email for user in users}
+        expected = {self.ada, self.bob, self.cy, self.apple_email}
+        check(expected <= emails, f"flow 5: list_users lacks {sorted(expected - emails)}; it has {sorted(emails)}")
+        passed(f"flow 5: admin.list_users() lists {len(users)} users, among them every user of the run")
+        page = step("flow 5: admin.list_users(page=1, per_page=1)", lambda: admin.list_users(page=1, per_page=1))
+        check(len(page) == 1, f"flow 5: list_users(page=1, per_page=1) returned {len(page)} users")
+        raw = step("flow 5: GET admin/users?page=1&per_page=1 (httpx)",
+                   lambda: httpx.get(f"{self.url}/admin/users", params={"page": 1, "per_page": 1},
+                                     headers={"apikey": "anon", "Authorization": f"Bearer {self.service_key}"}))
+        check(raw.status_code == 200 and raw.headers.get("x-total-count") == str(len(users)),
+              f"flow 5: GET admin/users?per_page=1 answered {raw.status_code} with X-Total-Count "
+              f"{raw.headers.get('x-total-count')!r}, expected {len(users)}")
+        passed(f"flow 5: admin.list_users(page=1, per_page=1) returns exactly one user (X-Total-Count {len(users)})")
+
+        # 5c. Ban: refresh and password sign-in refused with user_banned; lifted, refresh works again.
+        dee_password = f"dee-password-{secrets.token_hex(4)}"
+        self.secrets["flow 5 Dee password"] = dee_password
+        made = step(f"flow 5: admin.create_user({self.dee}, password)",
+                    lambda: admin.create_user({"email": self.dee, "password": dee_password, "email_confirm": True}))
+        dee_id = made.user.id
+        dee = self.client()
+        signed_in = step("flow 5: sign_in_with_password as the created user",
+                         lambda: dee.sign_in_with_password({"email": self.dee, "password": dee_password}))
+        check(signed_in.session is not None and signed_in.user.id == dee_id,
+              f"flow 5: sign_in_with_password returned {signed_in!r:.300}")
+        dee_session = signed_in.session
+        self.remember("flow 5 Dee", dee_session)
+        passed("flow 5: a user made by admin.create_user with a password signs in with it")
+
+        if self.plant == "no-ban":
+            print("PLANTED: flow 5 skips admin.update_user_by_id(ban_duration=24h)", flush=True)
+        else:
+            banned = step("flow 5: admin.update_user_by_id(ban_duration=24h)",
+                          lambda: admin.update_user_by_id(dee_id, {"ban_duration": "24h"}))
+            check(banned.user is not None and banned.user.banned_until is not None,
+                  f"flow 5: the banned user has no banned_until: {banned!r:.300}")
+            passed(f"flow 5: admin.update_user_by_id(ban_duration='24h') set banned_until {banned.user.banned_until}")
+        error = expect_api_error("flow 5: the banned user's refresh_session()",
+                                 lambda: dee.refresh_session(dee_session.refresh_token), code="user_banned")
+        passed(f"flow 5: the banned user's refresh is refused ({describe(error)})")
+        error = expect_api_error("flow 5: the banned user's sign_in_with_password",
+                                 lambda: self.client().sign_in_with_password(
+                                     {"email": self.dee, "password": dee_password}), code="user_banned")
+        passed(f"flow 5: the banned user's password sign-in is refused ({describe(error)})")
+
+        lifted = step("flow 5: admin.update_user_by_id(ban_duration=none)",
+                      lambda: admin.update_user_by_id(dee_id, {"ban_duration": "none"}))
+        check(lifted.user is not None and lifted.user.banned_until is None,
+              f"flow 5: banned_until is still {lifted.user.banned_until!r} after ban_duration 'none'")
+        refreshed = step("flow 5: refresh_session() after the ban is lifted",
+                         lambda: dee.refresh_session(dee_session.refresh_token)).session
+        check(refreshed is not None and refreshed.user.id == dee_id, "flow 5: the refresh after the ban gave no session")
+        self.remember("flow 5 Dee refreshed", refreshed)
+        passed("flow 5: ban_duration 'none' lifts the ban and the same refresh token works again")
+
+        # 5d. Deletion.
+        step("flow 5: admin.delete_user(Cy)", lambda: admin.delete_user(cy.id))
+        error = expect_api_error("flow 5: admin.get_user_by_id of the deleted user",
+                                 lambda: admin.get_user_by_id(cy.id))
+        check(error.status == 404, f"flow 5: get_user_by_id of a deleted user answered {describe(error)}, expected 404")
+        passed(f"flow 5: admin.delete_user, then admin.get_user_by_id answers 404 ({describe(error)})")
+        error = expect_api_error("flow 5: the deleted user's refresh_session()",
+                                 lambda: cy_client.refresh_session(cy_session.refresh_token))
+        passed(f"flow 5: the deleted user's refresh is refused ({describe(error)})")
+
+        # 5e. Not the service role: a person's access token is refused with not_admin, no token with 401.
+        error = expect_api_error("flow 5: admin.list_users with a person's access token",
+                                 lambda: self.admin(refreshed.access_token).list_users(), code="not_admin")
+        check(error.status == 403, f"flow 5: a person's token on admin answered {describe(error)}, expected 403")
+        passed(f"flow 5: a person's access token on the admin API is refused ({describe(error)})")
+        error = expect_api_error("flow 5: admin.list_users with no Authorization", lambda: self.client().admin.list_users())
+        check(error.status == 401, f"flow 5: no token on admin answered {describe(error)}, expected 401")
+        passed(f"flow 5: no token on the admin API is refused ({describe(error)})")
+
+        # 5f. The audit log: the actions of the run, and none of its secrets.
+        audit = step("flow 5: GET admin/audit (httpx, service-role key)",
+                     lambda: httpx.get(f"{self.url}/admin/audit", params={"per_page": 1000},
+                                       headers={"apikey": "anon", "Authorization": f"Bearer {self.service_key}"}))
+        check(audit.status_code == 200, f"flow 5: GET admin/audit answered {audit.status_code}: {audit.text[:300]}")
+        entries = audit.json()
+        check(isinstance(entries, list) and entries, f"flow 5: GET admin/audit returned {audit.text[:300]}")
+        actions = [((entry.get("payload") or {}).get("action")) for entry in entries]
+        wanted = ["user_created", "link_generated", "user_banned", "user_deleted", "login"]
+        missing = [action for action in wanted if action not in actions]
+        check(not missing, f"flow 5: the audit log lacks {missing}; it has {sorted(set(map(str, actions)))}")
+        stamps = [entry.get("created_at") for entry in entries]
+        check(stamps == sorted(stamps, reverse=True), "flow 5: the audit log is not newest first")
+        deleted = [entry for entry in entries if entry["payload"].get("action") == "user_deleted"]
+        check(any(cy.id in json.dumps(entry["payload"]) for entry in deleted),
+              f"flow 5: no user_deleted entry names {cy.id}: {deleted!r:.400}")
+        passed(f"flow 5: the audit log ({len(entries)} entries, newest first) has {', '.join(wanted)}")
+        leaked = [what for what, value in self.secrets.items() if value and value in audit.text]
+        check(not leaked, f"flow 5: the audit log's text contains {leaked}")
+        passed(f"flow 5: the audit log's text contains none of the run's {len(self.secrets)} tokens and passwords")
+
     def run(self):
         import supabase_auth.version as version
 
@@ -423,6 +592,7 @@ class Flows:
         self.unknown_address_final(before_ghost, [ada_mail])
         self.password_reset()
         self.apple_id_token()
+        self.admin_api()
         check(not self.mailbox.to(self.ghost), f"a mail was delivered to unknown {self.ghost} by the end of the run")
 
 
@@ -438,6 +608,7 @@ def main():
     flows.add_argument("--issuer", required=True)
     flows.add_argument("--client-id", required=True)
     flows.add_argument("--mail-from", default="")
+    flows.add_argument("--service-key-file", required=True, help="the service-role key (auth-server keys service-role)")
     args = parser.parse_args()
 
     if args.mode == "jwks":

@@ -38,7 +38,7 @@ struct OpenAPIDocumentTests {
         }
         let test = try await TestServer.make()
         let served = Set(test.server.buildRouter().routes.map { "\($0.method) \($0.path)" })
-        #expect(documented.count == 25)
+        #expect(documented.count == 33)
         #expect(documented == served)
     }
 }

@@ -62,13 +62,15 @@ struct AdminRoutes: Sendable {
     /// `page` (from 1) and `per_page` (1 to 1000, default 50), as GoTrue reads them.
     static func pagination(_ request: Request) throws -> (page: Int, perPage: Int) {
         let query = request.uri.queryParameters
-        let page = try query.get("page").map { text in
+        // Empty counts as absent: supabase_auth sends `?page=&per_page=` for "the defaults".
+        func value(_ name: String) -> String? { query.get(name).flatMap { $0.isEmpty ? nil : $0 } }
+        let page = try value("page").map { text in
             guard let value = Int(text), value >= 1, value <= 1_000_000 else {
                 throw AuthError.invalidRequest(field: "page", "page must be a whole number from 1.")
             }
             return value
         } ?? 1
-        let perPage = try query.get("per_page").map { text in
+        let perPage = try value("per_page").map { text in
             guard let value = Int(text), (1...1000).contains(value) else {
                 throw AuthError.invalidRequest(field: "per_page", "per_page must be a whole number from 1 to 1000.")
             }
@@ -99,7 +101,7 @@ struct AdminRoutes: Sendable {
         object["action_link"] = .string(link.actionLink)
         object["email_otp"] = .string(link.emailOTP)
         object["hashed_token"] = .string(link.hashedToken)
-        object["redirect_to"] = link.redirectTo.map(JSONValue.string) ?? .null
+        object["redirect_to"] = .string(link.redirectTo)
         object["verification_type"] = .string(link.verificationType)
         return try JSONResponse.make(object)
     }

@@ -72,7 +72,9 @@ struct AdminService: Sendable {
         var actionLink: String
         var emailOTP: String
         var hashedToken: String
-        var redirectTo: String?
+        /// Where the link sends the person after: `redirect_to`, else this
+        /// server's root (GoTrue's site URL), never absent.
+        var redirectTo: String
         var verificationType: String
     }
 
@@ -115,7 +117,7 @@ struct AdminService: Sendable {
             details: ["type": .string(request.type ?? "")], now: now)
         return GeneratedLink(
             user: user, actionLink: EmailCodeService.verifyURL(root: root, token: token, type: request.type ?? "", redirectTo: redirectTo),
-            emailOTP: code, hashedToken: token, redirectTo: redirectTo, verificationType: request.type ?? "")
+            emailOTP: code, hashedToken: token, redirectTo: redirectTo ?? root, verificationType: request.type ?? "")
     }
 
     static func bannedUntil(_ duration: String, now: Date) throws -> Date? {

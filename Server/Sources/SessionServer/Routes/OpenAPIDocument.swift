@@ -25,6 +25,8 @@ tags:
   - name: gateway
     description: The app API; every route needs a Bearer access token.
   - name: operations
+  - name: admin
+    description: GoTrue's admin API; only the service-role key reaches it.
 paths:
   /auth/v1/health:
     get:
@@ -343,6 +345,206 @@ paths:
         "401": { $ref: "#/components/responses/GoTrueError" }
         "403": { $ref: "#/components/responses/GoTrueError" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/admin/users:
+    get:
+      tags: [admin]
+      operationId: adminListUsers
+      description: |
+        Only the service-role key (`auth-server keys service-role`) reaches
+        `/admin`; any other token is 403 `not_admin`. Users oldest first;
+        `X-Total-Count` and `Link` (next, last) as GoTrue sends them.
+      parameters:
+        - { name: page, in: query, required: false, schema: { type: integer, minimum: 1 } }
+        - { name: per_page, in: query, required: false, schema: { type: integer, minimum: 1, maximum: 1000 } }
+      responses:
+        "200":
+          description: A page of users.
+          headers:
+            X-Total-Count: { schema: { type: integer } }
+            Link: { schema: { type: string } }
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [users, aud]
+                properties:
+                  users: { type: array, items: { $ref: "#/components/schemas/User" } }
+                  aud: { type: string }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+    post:
+      tags: [admin]
+      operationId: adminCreateUser
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/AdminUserAttributes" }
+      responses:
+        "200":
+          description: The user.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/User" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/admin/users/{id}:
+    get:
+      tags: [admin]
+      operationId: adminGetUser
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: The user.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/User" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+    put:
+      tags: [admin]
+      operationId: adminUpdateUser
+      description: |
+        Changes what is given. `ban_duration` (`24h`, `1h30m`, `none`) bans:
+        refresh and sign-in answer 400 `user_banned` until it ends. A new
+        `password` signs every session out. Metadata is merged (`null` removes a key).
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/AdminUserAttributes" }
+      responses:
+        "200":
+          description: The user.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/User" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+    delete:
+      tags: [admin]
+      operationId: adminDeleteUser
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200": { $ref: "#/components/responses/Empty" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/admin/users/{id}/logout:
+    post:
+      tags: [admin]
+      operationId: adminSignOutUser
+      description: Ends every session of the user (after a reuse warning, say).
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        "204": { description: Signed out everywhere. }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/admin/generate_link:
+    post:
+      tags: [admin]
+      operationId: adminGenerateLink
+      description: |
+        A code and link as the email would carry them; nothing is sent.
+        `magiclink` and `signup` create the user when the address has none;
+        `recovery` needs an account. Redeem `hashed_token` with `POST /verify`
+        `token_hash`.
+      parameters:
+        - { name: redirect_to, in: query, required: false, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/GenerateLinkRequest" }
+      responses:
+        "200":
+          description: The user's fields, with the link's beside them.
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - { $ref: "#/components/schemas/User" }
+                  - type: object
+                    required: [action_link, email_otp, hashed_token, redirect_to, verification_type]
+                    properties:
+                      action_link: { type: string }
+                      email_otp: { type: string }
+                      hashed_token: { type: string }
+                      redirect_to: { type: string }
+                      verification_type: { type: string }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/admin/audit:
+    get:
+      tags: [admin]
+      operationId: adminAuditLog
+      description: Newest first. Never holds a token or a password.
+      parameters:
+        - { name: page, in: query, required: false, schema: { type: integer, minimum: 1 } }
+        - { name: per_page, in: query, required: false, schema: { type: integer, minimum: 1, maximum: 1000 } }
+      responses:
+        "200":
+          description: A page of the audit log.
+          headers:
+            X-Total-Count: { schema: { type: integer } }
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  type: object
+                  required: [id, created_at, ip_address, payload]
+                  properties:
+                    id: { type: string }
+                    created_at: { type: string }
+                    ip_address: { type: string }
+                    payload: { type: object, additionalProperties: true }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /v1/auth/me:
     get:
       tags: [gateway]
@@ -647,6 +849,23 @@ components:
                 properties:
                   deleted: { type: boolean }
   schemas:
+    AdminUserAttributes:
+      type: object
+      properties:
+        email: { type: string }
+        password: { type: string }
+        email_confirm: { type: boolean }
+        user_metadata: { type: object, additionalProperties: true }
+        app_metadata: { type: object, additionalProperties: true }
+        ban_duration: { type: string }
+    GenerateLinkRequest:
+      type: object
+      required: [type, email]
+      properties:
+        type: { type: string, enum: [magiclink, signup, recovery] }
+        email: { type: string }
+        password: { type: string }
+        data: { type: object, additionalProperties: true }
     EmailCodeRequest:
       type: object
       required: [email]
@@ -754,6 +973,7 @@ components:
         is_anonymous: { type: boolean }
         created_at: { type: string, format: date-time }
         updated_at: { type: string, format: date-time }
+        banned_until: { type: string, format: date-time }
     UserEnvelope:
       type: object
       required: [success, data]

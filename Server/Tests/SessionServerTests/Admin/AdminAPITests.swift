@@ -149,3 +149,19 @@ struct AdminAPITests {
         }
     }
 }
+
+/// Found by the supabase_auth acceptance run: its bare calls send what our
+/// first admin API refused.
+struct AdminPaginationTests {
+    @Test func emptyPaginationMeansTheDefaultsAndGenerateLinkAlwaysNamesARedirect() async throws {
+        try await AdminAPITests.withAdmin { _, client, key in
+            #expect(try await client.send(.get, "/auth/v1/admin/users?page=&per_page=", bearer: key).status == .ok)
+            #expect(try await client.send(.get, "/auth/v1/admin/users?page=0", bearer: key).goTrueCode == "validation_failed")
+            let link = try await client.send(
+                .post, "/auth/v1/admin/generate_link", json: #"{"type":"magiclink","email":"ada@example.com","data":null}"#,
+                bearer: key
+            ).jsonObject()
+            #expect((link["redirect_to"] as? String)?.hasPrefix("http") == true)
+        }
+    }
+}
