@@ -182,6 +182,7 @@ public struct AuthServer: Sendable {
                 )?.description
             }
         ).register(on: goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock)))
+        WebConsole(server: self, trustedProxies: trustedProxies).register(on: router)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))
             .add(middleware: authMiddleware)

@@ -37,7 +37,10 @@ struct OpenAPIDocumentTests {
             }
         }
         let test = try await TestServer.make()
-        let served = Set(test.server.buildRouter().routes.map { "\($0.method) \($0.path)" })
+        // The HTML pages of /account and /admin are for people, not API clients: docs/ADMIN.md describes them.
+        let served = Set(
+            test.server.buildRouter().routes.map { "\($0.method) \($0.path)" }
+                .filter { !$0.contains(" /account") && !$0.contains(" /admin") })
         #expect(documented.count == 33)
         #expect(documented == served)
     }

@@ -42,6 +42,14 @@ public struct SessionService: Sendable {
     }
 
     func signIn(email rawEmail: String, password: String, origin: Origin) async throws -> TokenResponse {
+        try await startSession(for: try await verifiedUser(email: rawEmail, password: password), origin: origin)
+    }
+
+    /// The user whose email and password these are, at the same cost for
+    /// every failure (an unknown email checks a decoy hash).
+    ///
+    /// - Throws: ``AuthError/invalidCredentials``, ``AuthError/rateLimited(retryAfter:)``.
+    func verifiedUser(email rawEmail: String, password: String) async throws -> UserRecord {
         let email = try Self.normalize(email: rawEmail)
         if case .limited(let seconds) = try await emailLimiter.attempt(email) { throw AuthError.rateLimited(retryAfter: seconds) }
         guard let user = try await store.user(email: email) else {
@@ -60,7 +68,7 @@ public struct SessionService: Sendable {
             throw AuthError.invalidCredentials
         }
         metrics.signIn(succeeded: true)
-        return try await startSession(for: user, origin: origin)
+        return user
     }
 
     func refresh(_ refreshToken: String) async throws -> (TokenResponse, RefreshOutcome) {

@@ -5,11 +5,22 @@ import SessionCore
 /// What the admin API reads and writes (docs/ADMIN.md).
 extension AuthStore {
     /// A page of users, oldest first, and how many there are.
-    public func users(page: Int, perPage: Int) async throws -> (users: [UserRecord], total: Int) {
-        try await driver.transaction { db in
-            let total = try await db.raw("SELECT COUNT(*) AS n FROM users").first()?.decode(column: "n", as: Int.self) ?? 0
+    ///
+    /// - Parameter matching: only emails containing this text (case-insensitive).
+    public func users(page: Int, perPage: Int, matching: String? = nil) async throws -> (users: [UserRecord], total: Int) {
+        // LIKE's own wildcards in the text are matched literally.
+        let pattern = matching.map {
+            "%" + $0.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+        } ?? "%"
+        return try await driver.transaction { db in
+            let filter: SQLQueryString = "WHERE COALESCE(email, '') LIKE \(bind: pattern) ESCAPE '\\'"
+            let total = try await db.raw("SELECT COUNT(*) AS n FROM users \(filter)").first()?.decode(column: "n", as: Int.self) ?? 0
             var users = try await db.raw(
-                "SELECT * FROM users ORDER BY created_at, id LIMIT \(bind: perPage) OFFSET \(bind: (page - 1) * perPage)"
+                """
+                SELECT * FROM users \(filter) ORDER BY created_at, id
+                LIMIT \(bind: perPage) OFFSET \(bind: (page - 1) * perPage)
+                """
             ).all().map(Self.user(from:))
             for index in users.indices {
                 users[index].identities = try await Self.fetchIdentities(userID: users[index].id, on: db)

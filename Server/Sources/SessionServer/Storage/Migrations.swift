@@ -62,6 +62,12 @@ enum Migrations {
               target TEXT, ip TEXT, details TEXT NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS audit_log_created_at ON audit_log (created_at)",
+            // Signed-in browsers of /account and /admin: the cookie's SHA-256, never the cookie.
+            """
+            CREATE TABLE IF NOT EXISTS web_sessions (
+              token_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id TEXT, session_id TEXT, csrf TEXT NOT NULL,
+              created_at \(f.timestamp) NOT NULL, expires_at \(f.timestamp) NOT NULL)
+            """,
         ]
     }
 

@@ -47,7 +47,7 @@ struct OAuthMigrationTests {
                 """
             ).run()
         }
-        #expect(try await store.migrate() == 17)  // The OAuth steps, sessions.auth_method, rate_limits, one_time_tokens, the admin steps.
+        #expect(try await store.migrate() == 18)  // The OAuth steps, sessions.auth_method, rate_limits, one_time_tokens, the admin steps.
         let user = try #require(try await store.user(email: "ada@example.com"))
         #expect(user.id == "u1")
         #expect(user.userMetadata["plan"] == "pro")

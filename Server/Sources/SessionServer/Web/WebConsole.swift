@@ -1,0 +1,36 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Mounts `/account` and `/admin` on the router, each with its own cookie
+/// scoped to its path.
+struct WebConsole: Sendable {
+    let server: AuthServer
+    let trustedProxies: TrustedProxies
+
+    func register(on router: Router<AuthRequestContext>) {
+        let configuration = server.configuration
+        let secure = configuration.externalURL?.scheme == "https"
+        let limiter = AuthServer.limiter(
+            "web-ip", configuration.tokenRequestsPerMinutePerIP, configuration, server.store)
+        let proxies = trustedProxies
+        let ip: @Sendable (Request, AuthRequestContext) -> String? = { request, context in
+            proxies.clientAddress(peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!])?
+                .description
+        }
+        let limit: @Sendable (Request, AuthRequestContext) async throws -> Void = { request, context in
+            let key = ip(request, context) ?? "unknown"
+            if case .limited(let seconds) = try await limiter.attempt(key) { throw AuthError.rateLimited(retryAfter: seconds) }
+        }
+        let pages = router.group().add(middleware: WebErrorMiddleware())
+        AccountPages(
+            web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_account", path: "/account", secure: secure)),
+            sessions: server.sessions, limit: limit,
+            origin: { request, context in SessionService.Origin(userAgent: request.headers[.userAgent], ip: ip(request, context)) }
+        ).register(on: pages)
+        AdminConsolePages(
+            web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_admin", path: "/admin", secure: secure)),
+            admin: AdminService(sessions: server.sessions), keyRing: server.keyRing, verifier: server.verifier, limit: limit, ip: ip
+        ).register(on: pages)
+    }
+}
