@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import SessionCore
 
 /// `POST /otp`, `POST /recover`, `POST /verify` and the email link's
@@ -62,16 +61,8 @@ struct EmailRoutes: Sendable {
     /// link used. Mail scanners fetch links (GET) but do not submit forms,
     /// so they no longer burn a link before its owner opens it.
     private func confirmLink(_ request: Request, _ context: AuthRequestContext) async throws -> Response {
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: 8 * 1024)
-        } catch is NIOTooManyBytesError {
-            throw AuthError.payloadTooLarge
-        }
-        var form = URLComponents()
-        form.percentEncodedQuery = String(buffer: body).replacingOccurrences(of: "+", with: "%20")
-        func field(_ name: String) -> String? { form.queryItems?.first { $0.name == name }?.value }
+        let form = try await WebForm.read(request)
+        func field(_ name: String) -> String? { form[name] }
         guard let target = field("redirect_to").flatMap(allowed), let targetURL = URL(string: target) else {
             return EmailLinkPage.confirm(token: field("token"), type: field("type"), redirectTo: nil)
         }

@@ -14,13 +14,7 @@ struct BannedSessionTests {
         let test = try await TestServer.make()
         try await test.runLive { client in
             let port = try #require(client.port)
-            let sdk = SessionClient(
-                configuration: SessionClientConfiguration(
-                    backend: .goTrue(url: URL(string: "http://127.0.0.1:\(port)")!), store: InMemorySessionStore(),
-                    clock: test.clock,
-                    transport: MiddlewareTransport(
-                        base: URLSessionTransport(), middlewares: [ServerDateMiddleware(serverClock: test.clock)]),
-                    jitter: .fixed(0), automaticRefresh: false))
+            let sdk = test.sdkClient(port: port)
             guard case .signedIn(let session) = try await sdk.signUp(email: "ada@example.com", password: "correct-horse")
             else {
                 Issue.record("sign-up did not sign in")

@@ -26,13 +26,7 @@ struct EmailOverSMTPTests {
         }
         try await test.runLive { client in
             let port = try #require(client.port)
-            let sdk = SessionClient(
-                configuration: SessionClientConfiguration(
-                    backend: .goTrue(url: URL(string: "http://127.0.0.1:\(port)")!), store: InMemorySessionStore(),
-                    clock: test.clock,
-                    transport: MiddlewareTransport(
-                        base: URLSessionTransport(), middlewares: [ServerDateMiddleware(serverClock: test.clock)]),
-                    jitter: .fixed(0), automaticRefresh: false))
+            let sdk = test.sdkClient(port: port)
             try await body(test, sdk, listener)
         }
     }

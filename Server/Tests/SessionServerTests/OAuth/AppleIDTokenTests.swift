@@ -155,13 +155,7 @@ struct AppleIDTokenTests {
     @Test func theSDKSignsInWithAppleEndToEnd() async throws {
         try await Self.withServer(live: true) { test, client in
             let port = try #require(client.port)
-            let sdk = SessionClient(
-                configuration: SessionClientConfiguration(
-                    backend: .goTrue(url: URL(string: "http://127.0.0.1:\(port)")!), store: InMemorySessionStore(),
-                    clock: test.clock,
-                    transport: MiddlewareTransport(
-                        base: URLSessionTransport(), middlewares: [ServerDateMiddleware(serverClock: test.clock)]),
-                    jitter: .fixed(0), automaticRefresh: false))
+            let sdk = test.sdkClient(port: port)
             let nonce = AppleSignInNonce()
             let token = try Self.idToken(now: test.clock.now, nonce: nonce.raw)
             let session = try await sdk.signInWithApple(idToken: token, nonce: nonce.raw)

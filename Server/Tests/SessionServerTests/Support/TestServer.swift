@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SessionCore
+import SessionKit
 import SessionKitTesting
 import SessionServer
 
@@ -84,5 +85,17 @@ extension TestResponse {
             throw UnexpectedResponse(description: "not a JSON object: \(text)")
         }
         return object
+    }
+}
+
+extension TestServer {
+    /// A SessionClient of the SDK against this server running live on `port`,
+    /// on the server's clock (dates through `ServerDateMiddleware`).
+    func sdkClient(port: Int) -> SessionClient {
+        SessionClient(
+            configuration: SessionClientConfiguration(
+                backend: .goTrue(url: URL(string: "http://127.0.0.1:\(port)")!), store: InMemorySessionStore(), clock: clock,
+                transport: MiddlewareTransport(base: URLSessionTransport(), middlewares: [ServerDateMiddleware(serverClock: clock)]),
+                jitter: .fixed(0), automaticRefresh: false))
     }
 }
