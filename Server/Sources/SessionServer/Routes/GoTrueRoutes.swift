@@ -60,7 +60,7 @@ struct GoTrueRoutes: Sendable {
         bearer.post("logout") { request, context in
             let identity = try context.requireIdentity()
             let scope = request.uri.queryParameters.get("scope") ?? "global"
-            try await sessions.logout(identity, scope: scope)
+            try await sessions.logout(identity, scope: scope, ip: clientIP(request, context))
             return Response(status: .noContent)
         }
     }

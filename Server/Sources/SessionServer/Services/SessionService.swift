@@ -91,7 +91,7 @@ public struct SessionService: Sendable {
         return (response, grant.outcome)
     }
 
-    func logout(_ identity: AuthenticatedIdentity, scope: String) async throws {
+    func logout(_ identity: AuthenticatedIdentity, scope: String, ip: String? = nil) async throws {
         let now = clock.now
         switch scope {
         case "local":
@@ -106,7 +106,8 @@ public struct SessionService: Sendable {
             throw AuthError.invalidRequest(field: "scope", "scope must be one of local, global, others.")
         }
         try await store.audit(
-            actor: identity.userID, action: "logout", target: identity.sessionID, details: ["scope": .string(scope)], now: now)
+            actor: identity.userID, action: "logout", target: identity.sessionID, ip: ip, details: ["scope": .string(scope)],
+            now: now)
     }
 
     /// - Parameter method: how the person signed in (`password`, `oauth`), for the token's `amr` claim.

@@ -96,7 +96,9 @@ extension AuthStore {
             if let banned = change.bannedUntil { details["banned_until"] = banned.map { .string(WireCoding.formatDate($0)) } ?? .null }
             if change.userMetadata != nil || change.appMetadata != nil { details["metadata"] = true }
             try await Self.insertAudit(
-                actor: audit.actor, action: user.isBanned(at: now) ? "user_banned" : "user_updated", target: id,
+                actor: audit.actor,
+                action: user.isBanned(at: now) ? "user_banned" : (change.bannedUntil == .some(nil) ? "user_unbanned" : "user_updated"),
+                target: id,
                 ip: audit.ip, details: details, now: now, on: db)
             user.identities = try await Self.fetchIdentities(userID: id, on: db)
             return user

@@ -47,15 +47,18 @@ struct AccountPages: Sendable {
             guard let (signedIn, _) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID,
                 let id = context.parameters.get("id")
             else { return WebPages.refused(title: Self.title) }
-            _ = try await sessions.store.revokeSession(id: id, userID: userID, reason: "logout", now: sessions.clock.now)
+            if try await sessions.store.revokeSession(id: id, userID: userID, reason: "logout", now: sessions.clock.now) {
+                try await audit(userID, target: id, scope: "device", request, context)
+            }
             return WebPages.seeOther("/account?done=device")
         }
-        group.post("sign-out-others") { request, _ in
+        group.post("sign-out-others") { request, context in
             guard let (signedIn, _) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID else {
                 return WebPages.refused(title: Self.title)
             }
             try await sessions.store.revokeSessions(
                 userID: userID, keeping: signedIn.sessionID, reason: "logout", now: sessions.clock.now)
+            try await audit(userID, target: signedIn.sessionID, scope: "others", request, context)
             return WebPages.seeOther("/account?done=others")
         }
         group.post("password") { request, _ in
@@ -93,13 +96,23 @@ struct AccountPages: Sendable {
             response.headers[.setCookie] = web.cookie.clear()
             return response
         }
-        group.post("sign-out") { request, _ in
+        group.post("sign-out") { request, context in
             guard let (signedIn, _) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID,
                 let sessionID = signedIn.sessionID
             else { return WebPages.refused(title: Self.title) }
             _ = try await sessions.store.revokeSession(id: sessionID, userID: userID, reason: "logout", now: sessions.clock.now)
+            try await audit(userID, target: sessionID, scope: "local", request, context)
             return try await web.signOut(request, then: "/account")
         }
+    }
+
+    /// A sign-out from the page, in the audit log as the API's are.
+    private func audit(
+        _ userID: String, target: String?, scope: String, _ request: Request, _ context: AuthRequestContext
+    ) async throws {
+        try await sessions.store.audit(
+            actor: userID, action: "logout", target: target, ip: origin(request, context).ip,
+            details: ["scope": .string(scope), "from": "account page"], now: sessions.clock.now)
     }
 
     /// The current password, or a sign-in on this page within the re-authentication window.

@@ -16,7 +16,10 @@ struct WebPages: Sendable {
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                HTTPField.Name("Referrer-Policy")!: "no-referrer",
+                // same-origin, not no-referrer: under no-referrer browsers send
+                // `Origin: null` with the pages' own forms, and the Origin check
+                // refused every one of them (found by the browser tests).
+                HTTPField.Name("Referrer-Policy")!: "same-origin",
                 HTTPField.Name("X-Content-Type-Options")!: "nosniff",
                 HTTPField.Name("Content-Security-Policy")!:
                     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -74,9 +77,19 @@ struct WebPages: Sendable {
         date.map { WireCoding.formatDate($0).replacingOccurrences(of: "T", with: " ").prefix(16) + " UTC" } ?? "—"
     }
 
-    /// "iPhone Safari"-style text for a user agent, short enough for a table.
+    /// "Chrome on Android"-style text for a user agent; an app's own agent
+    /// (`ExamplePhone/1.0 (Pixel 8)`) as it is, cut at a word.
     static func device(_ userAgent: String?) -> String {
         guard let userAgent, !userAgent.isEmpty else { return "Unknown device" }
-        return String(userAgent.prefix(80))
+        let systems = [("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Macintosh", "Mac"), ("Windows", "Windows"),
+            ("CrOS", "ChromeOS"), ("Linux", "Linux")]
+        let browsers = [("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari")]
+        if userAgent.hasPrefix("Mozilla/"), let system = systems.first(where: { userAgent.contains($0.0) })?.1 {
+            let browser = browsers.first(where: { userAgent.contains($0.0) })?.1 ?? "A browser"
+            return "\(browser) on \(system)" + (userAgent.contains("Headless") ? " (headless)" : "")
+        }
+        guard userAgent.count > 60 else { return userAgent }
+        let cut = userAgent.prefix(60)
+        return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
     }
 }

@@ -26,7 +26,7 @@ enum WebTemplates {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer"><title>{{title}}</title>
+            <meta name="referrer" content="same-origin"><title>{{title}}</title>
             <style>
             body { font-family: system-ui, -apple-system, sans-serif; color: #111; background: #fff; margin: 0 auto; max-width: 56rem; padding: 1rem; line-height: 1.5 }
             h1 { font-size: 1.5rem } h2 { font-size: 1.15rem; margin-top: 2rem }
@@ -39,7 +39,7 @@ enum WebTemplates {
             table { border-collapse: collapse; width: 100% } th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #ccc; vertical-align: top }
             .alert { padding: .6rem; border-radius: 4px; background: #fce8e6; color: #5c1610 } .note { padding: .6rem; border-radius: 4px; background: #e6f4ea; color: #0d3a1a }
             nav a { margin-right: 1rem } .inline { display: inline } .muted { color: #444 }
-            @media (max-width: 40rem) { table, tbody, tr, td, th { display: block } thead { display: none } td { border: 0; padding: .15rem 0 } tr { border-bottom: 1px solid #ccc; padding: .5rem 0 } }
+            @media (max-width: 40rem) { table, tbody, tr, td, th { display: block } thead { display: none } td { border: 0; padding: .15rem 0 } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600 } tr { border-bottom: 1px solid #ccc; padding: .5rem 0 } }
             </style></head>
             <body>
             {{#nav}}<nav aria-label="Console">{{#links}}<a href="{{href}}">{{label}}</a>{{/links}}</nav>{{/nav}}
@@ -70,7 +70,7 @@ enum WebTemplates {
             <p>Signed in as <strong id="account-email">{{email}}</strong>.</p>
             <h2 id="devices-heading">Your devices</h2>
             <table id="devices" aria-labelledby="devices-heading"><thead><tr><th>Device</th><th>IP</th><th>Signed in</th><th>Last used</th><th></th></tr></thead><tbody>
-            {{#devices}}<tr data-session="{{id}}"><td>{{device}}{{#current}} <strong>(this device)</strong>{{/current}}</td><td>{{ip}}</td><td>{{createdAt}}</td><td>{{lastUsed}}</td>
+            {{#devices}}<tr data-session="{{id}}"><td>{{device}}{{#current}} <strong>(this device)</strong>{{/current}}</td><td data-label="IP">{{ip}}</td><td data-label="Signed in">{{createdAt}}</td><td data-label="Last used">{{lastUsed}}</td>
             <td>{{^current}}<form class="inline" method="post" action="/account/sessions/{{id}}/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="sign-out-{{id}}" aria-label="Sign out {{device}}">Sign out this device</button></form>{{/current}}</td></tr>
             {{/devices}}</tbody></table>
             <form id="sign-out-others" method="post" action="/account/sign-out-others"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out all other devices</button></form>
@@ -101,7 +101,7 @@ enum WebTemplates {
             {{> header}}
             <form id="search" method="get" action="/admin"><label for="q">Search by email</label><input id="q" name="q" type="search" value="{{query}}"><button type="submit">Search</button></form>
             <table id="users"><thead><tr><th>Email</th><th>Created</th><th>Last sign-in</th><th>State</th></tr></thead><tbody>
-            {{#users}}<tr><td><a href="/admin/users/{{id}}">{{email}}</a></td><td>{{createdAt}}</td><td>{{lastSignIn}}</td><td>{{state}}</td></tr>
+            {{#users}}<tr><td><a href="/admin/users/{{id}}">{{email}}</a></td><td data-label="Created">{{createdAt}}</td><td data-label="Last sign-in">{{lastSignIn}}</td><td data-label="State">{{state}}</td></tr>
             {{/users}}</tbody></table>
             <p class="muted">{{total}} users.</p>
             <form id="sign-out" method="post" action="/admin/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out of the console</button></form>
@@ -112,7 +112,7 @@ enum WebTemplates {
             <p>Email <strong id="user-email">{{email}}</strong>, created {{createdAt}}, state <strong id="user-state">{{state}}</strong>.</p>
             <h2 id="sessions-heading">Devices and sessions</h2>
             <table id="sessions" aria-labelledby="sessions-heading"><thead><tr><th>Device</th><th>IP</th><th>Signed in</th><th>Last used</th><th>State</th></tr></thead><tbody>
-            {{#sessions}}<tr><td>{{device}}</td><td>{{ip}}</td><td>{{createdAt}}</td><td>{{lastUsed}}</td><td>{{state}}</td></tr>
+            {{#sessions}}<tr><td>{{device}}</td><td data-label="IP">{{ip}}</td><td data-label="Signed in">{{createdAt}}</td><td data-label="Last used">{{lastUsed}}</td><td data-label="State">{{state}}</td></tr>
             {{/sessions}}</tbody></table>
             <h2>Actions</h2>
             <form id="ban" method="post" action="/admin/users/{{id}}/ban"><input type="hidden" name="csrf" value="{{csrf}}">
@@ -127,14 +127,14 @@ enum WebTemplates {
         "admin-audit": """
             {{> header}}
             <table id="audit"><thead><tr><th>When</th><th>Who</th><th>What</th><th>Target</th><th>IP</th></tr></thead><tbody>
-            {{#entries}}<tr><td>{{createdAt}}</td><td>{{actor}}</td><td>{{action}}</td><td>{{target}}</td><td>{{ip}}</td></tr>
+            {{#entries}}<tr><td>{{createdAt}}</td><td data-label="Who">{{actor}}</td><td data-label="What">{{action}}</td><td data-label="Target">{{target}}</td><td data-label="IP">{{ip}}</td></tr>
             {{/entries}}</tbody></table>
             {{> footer}}
             """,
         "admin-keys": """
             {{> header}}
             <table id="keys"><thead><tr><th>Key id</th><th>Generation</th><th>State</th><th>Age</th><th></th></tr></thead><tbody>
-            {{#keys}}<tr><td><code>{{kid}}</code></td><td>{{generation}}</td><td>{{state}}</td><td>{{age}}</td>
+            {{#keys}}<tr><td><code>{{kid}}</code></td><td data-label="Generation">{{generation}}</td><td data-label="State">{{state}}</td><td data-label="Age">{{age}}</td>
             <td>{{#canRetire}}<form class="inline" method="post" action="/admin/keys/{{kid}}/retire"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="danger" aria-label="Retire key {{kid}}">Retire</button></form>{{/canRetire}}</td></tr>
             {{/keys}}</tbody></table>
             <form id="rotate" method="post" action="/admin/keys/rotate"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Rotate the signing key</button></form>

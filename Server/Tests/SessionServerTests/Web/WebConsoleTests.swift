@@ -47,6 +47,10 @@ struct WebConsoleTests {
             // The user agent (a device name the client chose) is escaped, never markup.
             #expect(page.text.contains("&lt;script&gt;") && !page.text.contains("<script>"))
             #expect(page.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("default-src 'none'") == true)
+            // Not no-referrer: with it, browsers post the pages' own forms with `Origin: null`,
+            // which the Origin check refuses (found by the browser tests, Server/scripts/browser-tests.sh).
+            #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin")
+            #expect(!page.text.contains(#"content="no-referrer""#))
             let csrf = try #require(Self.csrf(page))
 
             // Without the token, with a wrong one, or from another origin: refused, nothing done.
