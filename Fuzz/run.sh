@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
-# Builds each libFuzzer target against SessionCore's sources and runs it.
+# Builds each libFuzzer target from its Fuzz/<Target>.swift plus the sources it
+# needs, and runs it over a corpus seeded from Fuzz/seeds/<Target>/.
 # Usage: Fuzz/run.sh [runs]   (default 10000; the published figures used 1000000)
 # Each target is compiled with swiftc directly: a fuzzer supplies its own
 # main, which a SwiftPM executable target cannot leave out.
+#
+# A target gets SessionCore's sources plus the files in extra_<Target>;
+# core_<Target>=no leaves SessionCore out, module_<Target> renames the module.
+# Client targets: JWTClaimsFuzz, ServerErrorBodyFuzz, OAuthCallbackFuzz
+# Server targets (Server/Sources/SessionServer files that import Foundation
+# alone, or SessionCore too, so the server's packages are never built):
+#   RedirectAllowListFuzz  redirect allow-list parsing and allows(_:)
+#   EmailInputFuzz         MailAddress, MailTemplate rendering, MIME output, BanDuration
+#   ProviderResponseFuzz   provider token/user-info JSON to ProviderAccount; JWK/JWKS decoding
+#   SMTPURLFuzz            SMTPConfiguration(url:)
+# Server files that use ConfigurationError get a stub in the target file: the
+# real one is declared in Storage/PostgresDriver.swift, which needs PostgresKit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-10000}"
@@ -12,13 +25,35 @@ core=$(find Sources/SessionCore -name '*.swift' | sort)
 # Extra sources per target: the callback parser lives in SessionKit but
 # depends on Foundation alone, so it compiles without SessionKit's packages.
 extra_OAuthCallbackFuzz="Sources/SessionKit/OAuth/OAuthCallback.swift Sources/SessionKit/OAuth/OAuthCallbackError.swift"
-for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz; do
+# Server targets: SessionServer as a whole needs Hummingbird, NIO and Postgres,
+# but these files need Foundation alone (ProviderAccount.swift also SessionCore).
+server=Server/Sources/SessionServer
+core_RedirectAllowListFuzz=no
+extra_RedirectAllowListFuzz="$server/Configuration/RedirectAllowList.swift"
+core_EmailInputFuzz=no
+extra_EmailInputFuzz="$server/Mail/MailAddress.swift $server/Mail/MailError.swift $server/Mail/MailMessage.swift \
+$server/Mail/MailMessage+MIME.swift $server/Mail/MIMEEncoding.swift $server/Mail/RFC5322Date.swift \
+$server/Mail/MailTemplate.swift $server/Admin/BanDuration.swift $server/Errors/AuthError.swift"
+# ProviderAccount.swift says `import SessionCore`: naming the module SessionCore
+# turns that import into a warning instead of a missing module.
+module_ProviderResponseFuzz=SessionCore
+extra_ProviderResponseFuzz="$server/OAuth/ProviderAccount.swift $server/Tokens/JWK.swift"
+core_SMTPURLFuzz=no
+extra_SMTPURLFuzz="$server/Mail/SMTP/SMTPConfiguration.swift $server/Mail/SMTP/SMTPConfiguration+URL.swift \
+$server/Mail/MailError.swift"
+for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz \
+  RedirectAllowListFuzz EmailInputFuzz ProviderResponseFuzz SMTPURLFuzz; do
   extra_var="extra_$target"
   extra="${!extra_var:-}"
+  core_var="core_$target"
+  sources="$core"
+  if [ "${!core_var:-yes}" = no ]; then sources=""; fi
+  module_var="module_$target"
+  module="${!module_var:-SessionCoreFuzz}"
   bin="$out/$target"
-  if [ ! -x "$bin" ] || [ -n "$(find Fuzz/$target.swift $core $extra -newer "$bin" 2>/dev/null | head -n 1)" ]; then
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name SessionCoreFuzz \
-      Fuzz/$target.swift $core $extra -o "$bin" 2>"$out/$target.build.log" || { cat "$out/$target.build.log"; exit 1; }
+  if [ ! -x "$bin" ] || [ -n "$(find Fuzz/$target.swift $sources $extra -newer "$bin" 2>/dev/null | head -n 1)" ]; then
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" \
+      Fuzz/$target.swift $sources $extra -o "$bin" 2>"$out/$target.build.log" || { cat "$out/$target.build.log"; exit 1; }
   fi
   corpus="$out/corpus-$target"
   mkdir -p "$corpus"
@@ -27,7 +62,9 @@ for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz; do
   echo "fuzz: $target, $runs runs"
   log="$out/$target.log"
   status=0
-  "$bin" -runs="$runs" -max_len=16384 -timeout=5 -print_final_stats=1 -artifact_prefix="$out/$target-" \
+  # The Swift runtime's own crash backtracer would bury the fatal message
+  # under ASan noise about its helper thread; libFuzzer prints the stack.
+  SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" "$bin" -runs="$runs" -max_len=16384 -timeout=5 -print_final_stats=1 -artifact_prefix="$out/$target-" \
     "$corpus" >"$log" 2>&1 || status=$?
   grep -E "^Done|stat::number_of_executed_units" "$log" || true
   # libFuzzer exits non-zero on a crash, leak or timeout and saves the input
