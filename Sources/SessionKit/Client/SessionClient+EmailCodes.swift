@@ -9,6 +9,7 @@ extension SessionClient {
     /// account, so this returning says nothing about that.
     ///
     /// - Parameters:
+    ///   - email: the address; the server trims and lowercases it.
     ///   - createUser: create the account when the address has none (the default, as GoTrue does).
     ///   - data: metadata for an account created by the code.
     /// - Throws: ``SessionError/rateLimited`` (one email a minute per address: wait
@@ -60,8 +61,10 @@ extension SessionClient {
     /// Sets a new password and returns the updated user. Every other session
     /// of the account is signed out.
     ///
-    /// - Parameter currentPassword: needed when the session signed in more than
-    ///   the server's re-authentication window ago (10 minutes by default).
+    /// - Parameters:
+    ///   - newPassword: the password to set (the server's minimum length applies, 8 by default).
+    ///   - currentPassword: needed when the session signed in more than
+    ///     the server's re-authentication window ago (10 minutes by default).
     /// - Throws: ``SessionError/invalidRequest`` (a weak password, or
     ///   `current_password` needed or wrong: the message says which),
     ///   ``SessionError/notSignedIn``, ``SessionError/sessionExpired``, ``SessionError/network``.
