@@ -92,8 +92,3 @@ func checkAccount(body: [String: JSONValue], idField: String, profileField: Stri
         fuzzCheck(metadata[key] == nil, "user_metadata carries \(key)")
     }
 }
-
-/// `precondition` drops its message in -O builds; this one prints it before the trap.
-func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
-}

@@ -1,13 +1,5 @@
 import Foundation
 
-// Stub: the real ConfigurationError lives in Server/.../Storage/PostgresDriver.swift,
-// which imports PostgresKit. RedirectAllowList only constructs it to throw; this
-// declaration has the same shape (a description string).
-struct ConfigurationError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 // libFuzzer entry point. Input: an allow-list (comma-separated, as
 // AUTH_SERVER_REDIRECT_ALLOW_LIST holds it), a newline, then a redirect.
 // The list must parse or throw ConfigurationError, and allows(_:) must keep the
@@ -102,9 +94,4 @@ func checkRedirect(_ redirect: String, list: RedirectAllowList) {
         return entry.effectivePort() == raw.effectivePort()
     }
     fuzzCheck(matches, "allowed a redirect whose scheme, host and port match no entry: \(redirect) list: \(list.patterns)")
-}
-
-/// `precondition` drops its message in -O builds; this one prints it before the trap.
-func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
 }

@@ -47,8 +47,3 @@ func reachesLoopback(_ host: String) -> Bool {
     }
     return false
 }
-
-/// `precondition` drops its message in -O builds; this one prints it before the trap.
-func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
-}

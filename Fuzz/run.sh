@@ -29,18 +29,21 @@ extra_OAuthCallbackFuzz="Sources/SessionKit/OAuth/OAuthCallback.swift Sources/Se
 # but these files need Foundation alone (ProviderAccount.swift also SessionCore).
 server=Server/Sources/SessionServer
 core_RedirectAllowListFuzz=no
-extra_RedirectAllowListFuzz="$server/Configuration/RedirectAllowList.swift"
+# Every server target checks properties through Fuzz/FuzzCheck.swift.
+extra_RedirectAllowListFuzz="Fuzz/FuzzCheck.swift $server/Configuration/RedirectAllowList.swift \
+$server/Configuration/ConfigurationError.swift"
 core_EmailInputFuzz=no
 extra_EmailInputFuzz="$server/Mail/MailAddress.swift $server/Mail/MailError.swift $server/Mail/MailMessage.swift \
 $server/Mail/MailMessage+MIME.swift $server/Mail/MIMEEncoding.swift $server/Mail/RFC5322Date.swift \
-$server/Mail/MailTemplate.swift $server/Admin/BanDuration.swift $server/Errors/AuthError.swift"
+$server/Mail/MailTemplate.swift $server/Admin/BanDuration.swift $server/Errors/AuthError.swift \
+$server/Configuration/ConfigurationError.swift Fuzz/FuzzCheck.swift"
 # ProviderAccount.swift says `import SessionCore`: naming the module SessionCore
 # turns that import into a warning instead of a missing module.
 module_ProviderResponseFuzz=SessionCore
-extra_ProviderResponseFuzz="$server/OAuth/ProviderAccount.swift $server/Tokens/JWK.swift"
+extra_ProviderResponseFuzz="$server/OAuth/ProviderAccount.swift $server/Tokens/JWK.swift Fuzz/FuzzCheck.swift"
 core_SMTPURLFuzz=no
 extra_SMTPURLFuzz="$server/Mail/SMTP/SMTPConfiguration.swift $server/Mail/SMTP/SMTPConfiguration+URL.swift \
-$server/Mail/MailError.swift"
+$server/Mail/MailError.swift Fuzz/FuzzCheck.swift"
 for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz \
   RedirectAllowListFuzz EmailInputFuzz ProviderResponseFuzz SMTPURLFuzz; do
   extra_var="extra_$target"

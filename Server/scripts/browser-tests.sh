@@ -42,61 +42,14 @@ if ! "$python" -c 'import selenium' 2>/dev/null; then
   exit 2
 fi
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  local pid
-  # Each child leads its own process group (set -m below): the group is
-  # signalled, so chromedriver and Chromium go with the Python that started them.
-  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 1 30); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  if [[ "$status" -ne 0 && -s "$work/server.log" ]]; then
-    echo "--- last lines of server.log ---" >&2
-    tail -n 40 "$work/server.log" >&2
-  fi
-  [[ "$status" -ne 0 ]] && echo "browser-tests: FAILED (exit $status)" >&2
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-fail() { echo "browser-tests: $*" >&2; exit 1; }
+script_name=browser-tests
+source scripts/live-server.sh
 
 # Background jobs in their own process groups, so cleanup can end each with all its children.
 set -m
 
-"$python" -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())' >"$work/kek"
-"$server_binary" serve --host 127.0.0.1 --port 0 --database "$work/auth.sqlite" --log-level info \
-  --key-encryption-key-file "$work/kek" >"$work/server.log" 2>&1 &
-server_pid=$!
-pids+=("$server_pid")
-port=""
-for _ in $(seq 1 300); do
-  port="$(grep -o 'listening on 127.0.0.1:[0-9]*' "$work/server.log" | head -1 | cut -d: -f2 || true)"
-  [[ -n "$port" ]] && break
-  kill -0 "$server_pid" 2>/dev/null || fail "auth-server exited before it was listening"
-  sleep 0.1
-done
-[[ -n "$port" ]] || fail "auth-server did not start listening within 30 s"
-for _ in $(seq 1 50); do
-  curl -sf -o /dev/null "http://127.0.0.1:$port/auth/v1/health" && break
-  sleep 0.1
-done
-curl -sf -o /dev/null "http://127.0.0.1:$port/auth/v1/health" || fail "http://127.0.0.1:$port/auth/v1/health does not answer 200"
-# The service-role key, signed by the key the server made at start: same database, same KEK.
-# In a file, not on a command line, so it shows in no process list.
-"$server_binary" keys service-role --database "$work/auth.sqlite" --key-encryption-key-file "$work/kek" \
-  >"$work/service-role.out" 2>"$work/service-role.log" || fail "auth-server keys service-role failed: $(tail -n 5 "$work/service-role.log")"
-grep -E '^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$' "$work/service-role.out" | tail -n 1 >"$work/service-role" || true
-[[ -s "$work/service-role" ]] || fail "auth-server keys service-role printed no JWT line"
+start_auth_server
+write_service_role_key
 # localhost, not 127.0.0.1: the flows' attacker site is http://127.0.0.1:<port>, another site.
 base="http://localhost:$port"
 echo "auth-server on $base; screenshots in $screenshots"

@@ -37,35 +37,9 @@ if ! "$python" -c 'import supabase_auth, aiosmtpd, cryptography, jwt' 2>/dev/nul
   exit 2
 fi
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  local pid
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  if [[ "$status" -ne 0 ]]; then
-    for log in server smtp jwks; do
-      if [[ -s "$work/$log.log" ]]; then
-        echo "--- last lines of $log.log ---" >&2
-        tail -n 40 "$work/$log.log" >&2
-      fi
-    done
-    echo "supabase-acceptance: FAILED (exit $status)" >&2
-  fi
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-fail() { echo "supabase-acceptance: $*" >&2; exit 1; }
+script_name=supabase-acceptance
+source scripts/live-server.sh
+failure_logs=(server smtp jwks)
 
 # Starts "$@" in the background with stdout in $work/$1.out and stderr in
 # $work/$1.log, and waits for the line `READY <port>`; sets ready_port.
@@ -90,36 +64,12 @@ smtp_port="$ready_port"
 # Apple's stand-in first: its URL is one of the server's flags.
 start_ready jwks "$python" "$flows" jwks --key-file "$work/apple-key.pem"
 jwks_port="$ready_port"
-"$python" -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())' >"$work/kek"
-
-"$server_binary" serve --host 127.0.0.1 --port 0 --database "$work/auth.sqlite" --log-level info \
-  --key-encryption-key-file "$work/kek" \
+start_auth_server \
   --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "$mail_from" \
   --redirect-allow-list "http://localhost:3000/*" \
-  --apple-client-ids "$client_id" --apple-jwks-url "http://127.0.0.1:$jwks_port/keys" --apple-issuer "$issuer" \
-  >"$work/server.log" 2>&1 &
-server_pid=$!
-pids+=("$server_pid")
-port=""
-for _ in $(seq 1 300); do
-  port="$(grep -o 'listening on 127.0.0.1:[0-9]*' "$work/server.log" | head -1 | cut -d: -f2 || true)"
-  [[ -n "$port" ]] && break
-  kill -0 "$server_pid" 2>/dev/null || fail "auth-server exited before it was listening"
-  sleep 0.1
-done
-[[ -n "$port" ]] || fail "auth-server did not start listening within 30 s"
+  --apple-client-ids "$client_id" --apple-jwks-url "http://127.0.0.1:$jwks_port/keys" --apple-issuer "$issuer"
 base="http://127.0.0.1:$port"
-for _ in $(seq 1 50); do
-  curl -sf -o /dev/null "$base/auth/v1/health" && break
-  sleep 0.1
-done
-curl -sf -o /dev/null "$base/auth/v1/health" || fail "$base/auth/v1/health does not answer 200"
-# The service-role key, signed by the key the server made at start: same database, same KEK.
-# In a file, not on a command line, so it shows in no process list.
-"$server_binary" keys service-role --database "$work/auth.sqlite" --key-encryption-key-file "$work/kek" \
-  >"$work/service-role.out" 2>"$work/service-role.log" || fail "auth-server keys service-role failed: $(tail -n 5 "$work/service-role.log")"
-grep -E '^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$' "$work/service-role.out" | tail -n 1 >"$work/service-role" || true
-[[ -s "$work/service-role" ]] || fail "auth-server keys service-role printed no JWT line"
+write_service_role_key
 echo "auth-server on $base, SMTP listener on 127.0.0.1:$smtp_port, Apple JWKS on 127.0.0.1:$jwks_port"
 
 # In the background and waited for, so a signal to this script reaches the trap at once.

@@ -3,7 +3,7 @@ import SQLKit
 
 /// Browsers signed in to `/account` (a person, bound to one of their
 /// sessions) or `/admin` (an operator). The cookie is a random token; only
-/// its SHA-256 is stored (docs/ADMIN.md, "Console and account page").
+/// its SHA-256 is stored (docs/ADMIN.md, "The console and the account page").
 extension AuthStore {
     /// A signed-in browser.
     struct WebSession: Sendable, Hashable {

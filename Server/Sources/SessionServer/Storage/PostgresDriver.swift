@@ -83,9 +83,3 @@ final class PostgresDriver: DatabaseDriver {
         await client.run()
     }
 }
-
-/// A configuration value that cannot be used.
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}

@@ -4,7 +4,7 @@ import Hummingbird
 import SessionCore
 
 /// `/account`: a person's own devices, sign-out, password and deletion
-/// (docs/ADMIN.md, "Console and account page").
+/// (docs/ADMIN.md, "The console and the account page").
 struct AccountPages: Sendable {
     let web: WebPages
     let sessions: SessionService

@@ -5,7 +5,7 @@ import SessionCore
 
 /// `/admin`: the operator's console over the admin API's actions: users and
 /// their devices, bans, sign-out everywhere, deletion, the audit log and
-/// the signing keys (docs/ADMIN.md, "Console and account page").
+/// the signing keys (docs/ADMIN.md, "The console and the account page").
 struct AdminConsolePages: Sendable {
     let web: WebPages
     let admin: AdminService

@@ -129,6 +129,8 @@ final class SMTPConnection {
 
     func close() async {
         continuation.finish()
+        // Closing a channel the server already closed throws; either way it is closed, and
+        // the send's own outcome (delivered or its typed error) was decided before this.
         try? await channel.close().get()
     }
 
