@@ -27,10 +27,12 @@ public actor SessionClient {
 
     let logger: Logger
     let broadcaster = StateBroadcaster()
-    var machine: RefreshStateMachine
+    var machine: RefreshStateMachine { didSet { publishTokenSnapshot() } }
 
     /// The session in memory: the authority while the process runs (the store may lag after a failed write).
-    var current: Session?
+    var current: Session? { didSet { publishTokenSnapshot() } }
+    /// `current`'s token for ``accessToken()``'s lock-only read; see ``TokenSnapshot``.
+    nonisolated let tokenSnapshot = TokenSnapshot()
     /// Bumped whenever the session is replaced by another or ended, so late results are dropped.
     var generation: UInt64 = 0
     /// The highest record sequence this client has read from or written to the store.

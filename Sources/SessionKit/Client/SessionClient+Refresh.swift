@@ -43,8 +43,21 @@ extension SessionClient {
     /// - Throws: ``SessionError/notSignedIn``, ``SessionError/sessionExpired``,
     ///   or ``SessionError/network`` and others when the token expired and the
     ///   server cannot refresh it right now (the session is kept).
-    public func accessToken() async throws(SessionError) -> String {
-        try await validSession().accessToken
+    public nonisolated func accessToken() async throws(SessionError) -> String {
+        // A held, unexpired token needs no actor hop; anything else goes through the actor.
+        if let token = tokenSnapshot.validToken(now: configuration.clock.now) { return token }
+        return try await validSession().accessToken
+    }
+
+    /// Republishes what ``accessToken()`` reads without the actor: called on
+    /// every change of `current` and of the refresh machine (its clock offset).
+    func publishTokenSnapshot() {
+        tokenSnapshot.publish(
+            current.map { session in
+                TokenSnapshot.Value(
+                    accessToken: session.accessToken, expiresAt: session.expiresAt,
+                    leeway: machine.leeway(for: session), offsetSeconds: machine.offset.seconds)
+            })
     }
 
     /// The session, refreshed first if its access token has expired.
