@@ -75,10 +75,10 @@ struct TokenCacheTests {
             // TokenForge's tokens live 3600 s: exactly at exp + leeway the entry still answers.
             await server.clock.advance(by: 3600 + Self.leeway)
             _ = try await auth.verify(token, now: server.clock.now)
-            #expect(await cache.count == 1)
+            #expect(cache.count == 1)
             await server.clock.advance(by: 1)
             await #expect(throws: AuthError.tokenExpired) { try await auth.verify(token, now: server.clock.now) }
-            #expect(await cache.count == 0)
+            #expect(cache.count == 0)
         }
     }
 
@@ -91,9 +91,9 @@ struct TokenCacheTests {
                 let token = try await token(server, user: "user-\(index)")
                 tokens.append(token)
                 _ = try await auth.verify(token, now: server.clock.now)
-                #expect(await cache.count <= 3)
+                #expect(cache.count <= 3)
             }
-            #expect(await cache.count == 3)
+            #expect(cache.count == 3)
             // With a wrong key only remembered tokens pass: the newest is, the oldest was evicted.
             await keys.set(P256.Signing.PrivateKey().publicKey, for: kid)
             #expect(try await auth.verify(tokens[9], now: server.clock.now).userID == "user-9")
@@ -101,10 +101,10 @@ struct TokenCacheTests {
 
             let sessions = SessionCheckCache(ttl: 5, capacity: 2)
             for index in 0..<5 {
-                await sessions.remember(
+                sessions.remember(
                     sessionID: "s\(index)", userID: "u", notAfter: server.clock.now.addingTimeInterval(60),
                     now: server.clock.now, epoch: 0)
-                #expect(await sessions.count <= 2)
+                #expect(sessions.count <= 2)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Remembers, for a few seconds, that a session was found live, so a busy
 /// client does not cost a database read per request.
@@ -12,7 +13,10 @@ import Foundation
 ///
 /// Only "active" is remembered: a revoked session never comes back. An answer
 /// is also never kept past the session's absolute cap (`not_after`).
-public actor SessionCheckCache {
+///
+/// A lock, not an actor: each request asks once, and an actor call costs more
+/// executor hops than the dictionary read it guards.
+public final class SessionCheckCache: Sendable {
     struct Entry: Sendable {
         let userID: String
         let goodUntil: Date
@@ -25,11 +29,14 @@ public actor SessionCheckCache {
     }
 
     /// Seconds an "active" answer is trusted; 0 disables the cache.
-    public nonisolated let ttl: TimeInterval
+    public let ttl: TimeInterval
     /// The most sessions remembered; past it the cache starts over.
-    public nonisolated let capacity: Int
-    private var entries: [String: Entry] = [:]
-    private var epoch: UInt64 = 0
+    public let capacity: Int
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var epoch: UInt64 = 0
+    }
+    private let state = NIOLockedValueBox(State())
 
     public init(ttl: TimeInterval, capacity: Int = 100_000) {
         self.ttl = max(0, ttl)
@@ -38,24 +45,33 @@ public actor SessionCheckCache {
 
     /// Whether `sessionID` of `userID` is known live at `now`.
     public func lookup(sessionID: String, userID: String, now: Date) -> Lookup {
-        if let entry = entries[sessionID], entry.userID == userID, now < entry.goodUntil { return .active }
-        return .unknown(epoch: epoch)
+        state.withLockedValue { state in
+            if let entry = state.entries[sessionID], entry.userID == userID, now < entry.goodUntil { return .active }
+            return .unknown(epoch: state.epoch)
+        }
     }
 
     /// Remembers a live answer read at `now` (the epoch came from ``lookup(sessionID:userID:now:)``
     /// before the read: a revocation committed since then voids it).
     public func remember(sessionID: String, userID: String, notAfter: Date, now: Date, epoch readEpoch: UInt64) {
-        guard ttl > 0, capacity > 0, readEpoch == epoch else { return }
-        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-        entries[sessionID] = Entry(userID: userID, goodUntil: min(now.addingTimeInterval(ttl), notAfter))
+        guard ttl > 0, capacity > 0 else { return }
+        let entry = Entry(userID: userID, goodUntil: min(now.addingTimeInterval(ttl), notAfter))
+        let capacity = self.capacity
+        state.withLockedValue { state in
+            guard readEpoch == state.epoch else { return }
+            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[sessionID] = entry
+        }
     }
 
     /// Forgets every answer; called after any revocation commits.
     public func forgetAll() {
-        epoch &+= 1
-        entries.removeAll(keepingCapacity: true)
+        state.withLockedValue { state in
+            state.epoch &+= 1
+            state.entries.removeAll(keepingCapacity: true)
+        }
     }
 
     /// How many sessions are remembered now.
-    public var count: Int { entries.count }
+    public var count: Int { state.withLockedValue { $0.entries.count } }
 }

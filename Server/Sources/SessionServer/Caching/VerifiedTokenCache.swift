@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Remembers access tokens whose signature and claims already checked out,
@@ -17,7 +18,10 @@ import NIOCore
 /// - Bounded: at capacity the oldest insertions go first (FIFO), so memory
 ///   stays at `capacity` entries however many distinct tokens arrive; expired
 ///   entries leave when looked up or when their turn comes.
-public actor VerifiedTokenCache {
+/// - A lock, not an actor: a lookup is a hash and a dictionary read, far
+///   cheaper than the two executor hops an actor call costs on the request
+///   path (docs/BENCHMARKS.md, "Where the request's time goes").
+public final class VerifiedTokenCache: Sendable {
     struct Entry: Sendable {
         let token: VerifiedAccessToken
         let validUntil: Date
@@ -25,8 +29,11 @@ public actor VerifiedTokenCache {
 
     /// The most entries ever held.
     public let capacity: Int
-    private var entries: [SHA256Digest: Entry] = [:]
-    private var insertionOrder = CircularBuffer<SHA256Digest>()
+    private struct State {
+        var entries: [SHA256Digest: Entry] = [:]
+        var insertionOrder = CircularBuffer<SHA256Digest>()
+    }
+    private let state = NIOLockedValueBox(State())
 
     /// - Parameter capacity: the most tokens remembered; 0 remembers none.
     public init(capacity: Int) {
@@ -34,43 +41,49 @@ public actor VerifiedTokenCache {
     }
 
     /// How many tokens are remembered now.
-    public var count: Int { entries.count }
+    public var count: Int { state.withLockedValue { $0.entries.count } }
 
     /// The key a token is remembered under.
-    public nonisolated static func key(for token: String) -> SHA256Digest {
+    public static func key(for token: String) -> SHA256Digest {
         SHA256.hash(data: Data(token.utf8))
     }
 
     /// The verified token under `key`, if it is still good at `now`.
     public func token(for key: SHA256Digest, now: Date) -> VerifiedAccessToken? {
-        guard let entry = entries[key] else { return nil }
-        guard now <= entry.validUntil else {
-            entries[key] = nil
-            return nil
+        state.withLockedValue { state in
+            guard let entry = state.entries[key] else { return nil }
+            guard now <= entry.validUntil else {
+                state.entries[key] = nil
+                return nil
+            }
+            return entry.token
         }
-        return entry.token
     }
 
     /// Remembers `token` under `key` until `validUntil`.
     public func insert(_ token: VerifiedAccessToken, for key: SHA256Digest, validUntil: Date, now: Date) {
         guard capacity > 0, now <= validUntil else { return }
-        if entries[key] == nil {
-            if entries.count >= capacity { evict() }
-            insertionOrder.append(key)
+        let capacity = self.capacity
+        state.withLockedValue { state in
+            if state.entries[key] == nil {
+                if state.entries.count >= capacity { Self.evict(&state, capacity: capacity) }
+                state.insertionOrder.append(key)
+            }
+            state.entries[key] = Entry(token: token, validUntil: validUntil)
         }
-        entries[key] = Entry(token: token, validUntil: validUntil)
     }
 
     /// Drops the oldest insertions until there is room: O(1) per insert.
     /// (Sweeping every expired entry here would cost O(capacity) on each
     /// insert once full, exactly when distinct tokens arrive fastest.)
-    private func evict() {
-        while entries.count >= capacity, let oldest = insertionOrder.popFirst() {
-            entries[oldest] = nil
+    private static func evict(_ state: inout State, capacity: Int) {
+        while state.entries.count >= capacity, let oldest = state.insertionOrder.popFirst() {
+            state.entries[oldest] = nil
         }
         // Keys of entries dropped on expiry linger in the order; keep it proportional.
-        if insertionOrder.count > 2 * capacity {
-            insertionOrder = CircularBuffer(insertionOrder.filter { entries[$0] != nil })
+        if state.insertionOrder.count > 2 * capacity {
+            let entries = state.entries
+            state.insertionOrder = CircularBuffer(state.insertionOrder.filter { entries[$0] != nil })
         }
     }
 }

@@ -62,12 +62,12 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
         guard let cache else { return try await verifier.verify(token, now: now) }
         let key = VerifiedTokenCache.key(for: token)
         // A hit skips ES256, not the key check: a retired key stops verifying at once, cached or not.
-        if let cached = await cache.token(for: key, now: now), let kid = cached.keyID, await isKnown(kid: kid) {
+        if let cached = cache.token(for: key, now: now), let kid = cached.keyID, await isKnown(kid: kid) {
             return cached
         }
         let verified = try await verifier.verify(token, now: now)
         if let exp = verified.claims.exp {
-            await cache.insert(verified, for: key, validUntil: exp.addingTimeInterval(verifier.leeway), now: now)
+            cache.insert(verified, for: key, validUntil: exp.addingTimeInterval(verifier.leeway), now: now)
         }
         return verified
     }

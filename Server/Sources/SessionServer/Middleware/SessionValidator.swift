@@ -12,13 +12,13 @@ extension AuthStore: SessionValidator {
     public func isSessionActive(sessionID: String, userID: String, now: Date) async throws -> Bool {
         guard sessionChecks.ttl > 0 else { return try await readSessionActive(sessionID: sessionID, userID: userID, now: now) }
         // The epoch is taken before the read: a revocation committing meanwhile voids this answer.
-        guard case .unknown(let epoch) = await sessionChecks.lookup(sessionID: sessionID, userID: userID, now: now) else {
+        guard case .unknown(let epoch) = sessionChecks.lookup(sessionID: sessionID, userID: userID, now: now) else {
             return true
         }
         guard let session = try await sessionOfExistingUser(id: sessionID) else { return false }
         let active = session.userID == userID && !session.isRevoked && now < session.notAfter
         if active {
-            await sessionChecks.remember(
+            sessionChecks.remember(
                 sessionID: sessionID, userID: userID, notAfter: session.notAfter, now: now, epoch: epoch)
         }
         return active

@@ -13,7 +13,7 @@ struct GatewayRoutes: Sendable {
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.get("auth/me") { _, context in
             let identity = try context.requireIdentity()
-            guard let user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+            guard let user = try await store.currentUser(id: identity.userID, now: clock.now) else { throw AuthError.sessionRevoked }
             return try JSONResponse.success(user.sessionUser)
         }
         group.patch("auth/me") { request, context in

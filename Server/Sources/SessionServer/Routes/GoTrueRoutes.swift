@@ -45,7 +45,9 @@ struct GoTrueRoutes: Sendable {
         let bearer = group.group().add(middleware: authMiddleware)
         bearer.get("user") { _, context in
             let identity = try context.requireIdentity()
-            guard let user = try await sessions.store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+            guard let user = try await sessions.store.currentUser(id: identity.userID, now: sessions.clock.now) else {
+                throw AuthError.sessionRevoked
+            }
             return try JSONResponse.make(user.sessionUser)
         }
         bearer.put("user") { request, context in

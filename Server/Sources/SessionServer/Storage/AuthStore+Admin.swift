@@ -53,7 +53,7 @@ extension AuthStore {
         _ change: AdminUserChange, to id: String, audit: (actor: String, ip: String?), now: Date
     ) async throws -> UserRecord {
         let flavor = driver.flavor
-        let user: UserRecord = try await driver.transaction { db in
+        let user: UserRecord = try await changingUsers { db in
             guard
                 var user = try await db.raw("SELECT * FROM users WHERE id = \(bind: id)\(unsafeRaw: flavor.forUpdate)")
                     .first().map(Self.user(from:))
@@ -103,7 +103,7 @@ extension AuthStore {
             user.identities = try await Self.fetchIdentities(userID: id, on: db)
             return user
         }
-        await sessionChecks.forgetAll()
+        sessionChecks.forgetAll()
         return user
     }
 }

@@ -28,7 +28,7 @@ extension AuthStore {
     func findOrCreateUser(provider: String, account: ProviderAccount, now: Date) async throws -> UserRecord {
         let identityData = try Self.encodeMetadata(account.profile)
         let metadata = try Self.encodeMetadata(account.userMetadata)
-        return try await driver.transaction { db in
+        return try await changingUsers { db in
             let existing = try await db.raw(
                 """
                 SELECT * FROM identities WHERE provider = \(bind: provider) AND provider_id = \(bind: account.id)

@@ -86,7 +86,7 @@ extension AuthStore {
         hash: String, now: Date, session: SessionService.Origin, refreshTokenTTL: TimeInterval,
         absoluteTTL: TimeInterval, verify: @escaping @Sendable (OAuthFlowRecord) -> Bool
     ) async throws -> RedeemedCode {
-        try await driver.transaction { db in
+        try await changingUsers { db in
             guard
                 let flow = try await db.raw(
                     "SELECT * FROM oauth_flows WHERE auth_code_hash = \(bind: hash)\(unsafeRaw: driver.flavor.forUpdate)"

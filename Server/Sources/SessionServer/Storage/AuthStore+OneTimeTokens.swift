@@ -69,7 +69,7 @@ extension AuthStore {
         refreshTokenTTL: TimeInterval, absoluteTTL: TimeInterval, maximumAttempts: Int
     ) async throws -> RedeemedCode? {
         let forUpdate = driver.flavor.forUpdate
-        return try await driver.transaction { db in
+        return try await changingUsers { db in
             let query: SQLQueryString =
                 switch lookup {
                 case .code(let email, _):

@@ -37,45 +37,53 @@ extension AuthStore {
         let presentedHash = RefreshTokenCodec.hash(presented)
         let flavor = driver.flavor
         let step: RotationStep = try await driver.transaction { db in
+            // One statement finds the token and its session's user (a session's
+            // user never changes, so this read is safe to lock by).
             guard
-                let sessionID = try await db.raw(
-                    "SELECT session_id FROM refresh_tokens WHERE token_hash = \(bind: presentedHash)"
-                ).first()?.string("session_id")
+                let found = try await db.raw(
+                    """
+                    SELECT refresh_tokens.*, sessions.user_id AS session_user_id FROM refresh_tokens
+                    JOIN sessions ON sessions.id = refresh_tokens.session_id
+                    WHERE refresh_tokens.token_hash = \(bind: presentedHash)
+                    """
+                ).first()
             else { return .reject(.refreshTokenNotFound) }
-            // A session's user never changes, so this unlocked read is safe to lock by.
+            let userID = try found.string("session_user_id")
+            // Held first, and read in the same statement: the row the token response shows.
             guard
-                let userID = try await db.raw("SELECT user_id FROM sessions WHERE id = \(bind: sessionID)")
-                    .first()?.string("user_id"),
-                try await db.raw("SELECT id FROM users WHERE id = \(bind: userID)\(unsafeRaw: flavor.forKeyShare)")
-                    .first() != nil
+                var user = try await db.raw("SELECT * FROM users WHERE id = \(bind: userID)\(unsafeRaw: flavor.forKeyShare)")
+                    .first().map(Self.user(from:))
             else {
                 // The user was deleted (or is being deleted and just committed): nothing to refresh.
                 return .reject(.sessionNotFound)
             }
-
+            let sessionID = try found.string("session_id")
             guard
                 let sessionRow = try await db.raw(
                     "SELECT * FROM sessions WHERE id = \(bind: sessionID)\(unsafeRaw: flavor.forUpdate)"
                 ).first()
             else { return .reject(.sessionNotFound) }
             var session = try Self.session(from: sessionRow)
-            // Read the token again under the lock: a concurrent rotation may have just committed.
-            guard
-                let tokenRow = try await db.raw(
-                    "SELECT * FROM refresh_tokens WHERE token_hash = \(bind: presentedHash)"
-                ).first()
-            else { return .reject(.refreshTokenNotFound) }
-            let token = try Self.refreshToken(from: tokenRow)
-
+            let token: RefreshTokenRecord
+            if flavor == .sqlite {
+                // SQLite's one writer has held this transaction since BEGIN IMMEDIATE: the first read was already locked.
+                token = try Self.refreshToken(from: found)
+            } else {
+                // Read the token again under the lock: a concurrent rotation may have just committed.
+                guard
+                    let tokenRow = try await db.raw(
+                        "SELECT * FROM refresh_tokens WHERE token_hash = \(bind: presentedHash)"
+                    ).first()
+                else { return .reject(.refreshTokenNotFound) }
+                token = try Self.refreshToken(from: tokenRow)
+            }
             if session.isRevoked {
                 return .reject(session.revokedReason == "reuse" ? .refreshTokenAlreadyUsed : .refreshTokenNotFound)
             }
             if now >= session.notAfter { return .reject(.sessionExpired) }
-            guard let user = try await Self.fetchUser(id: session.userID, on: db) else {
-                return .reject(.sessionNotFound)
-            }
             // Refused before anything changes: when the ban ends, this token still works.
             if user.isBanned(at: now) { return .reject(.userBanned) }
+            user.identities = try await Self.fetchIdentities(userID: userID, on: db)
 
             guard let rotatedAt = token.rotatedAt else {
                 // The active token: rotate it.
@@ -131,7 +139,7 @@ extension AuthStore {
         case .reject(let error): throw error
         case .revokedOnReuse(let session):
             // Stop trusting remembered "live" answers for the revoked family now.
-            await sessionChecks.forgetAll()
+            sessionChecks.forgetAll()
             onReuseDetected(session)
             throw AuthError.refreshTokenAlreadyUsed
         }

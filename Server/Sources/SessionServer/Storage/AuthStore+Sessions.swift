@@ -39,7 +39,7 @@ extension AuthStore {
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTokenTTL: TimeInterval,
         absoluteTTL: TimeInterval, method: String = "password"
     ) async throws -> (session: SessionRecord, refreshToken: String) {
-        try await driver.transaction { db in
+        try await changingUsers { db in
             try await Self.insertSession(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTokenTTL: refreshTokenTTL,
                 absoluteTTL: absoluteTTL, method: method, on: db)
@@ -138,7 +138,7 @@ extension AuthStore {
             return true
         }
         // After the commit, so no check can re-learn the old answer.
-        if revoked { await sessionChecks.forgetAll() }
+        if revoked { sessionChecks.forgetAll() }
         return revoked
     }
 
@@ -152,7 +152,7 @@ extension AuthStore {
                 """
             ).run()
         }
-        await sessionChecks.forgetAll()
+        sessionChecks.forgetAll()
     }
 
     /// Every refresh token row of a session (tests use this to check only hashes are stored).

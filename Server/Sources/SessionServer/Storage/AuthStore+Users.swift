@@ -58,7 +58,31 @@ extension AuthStore {
 
     /// The user with `id`, if any.
     public func user(id: String) async throws -> UserRecord? {
-        try await driver.transaction { db in try await Self.fetchUser(id: id, on: db) }
+        try await driver.read { db in try await Self.fetchUser(id: id, on: db) }
+    }
+
+    /// The user with `id` for showing, from ``userCache`` when it was read
+    /// within its bound (docs/BENCHMARKS.md, "The user cache"). Whatever
+    /// reads a user in order to change it calls ``user(id:)``.
+    public func currentUser(id: String, now: Date) async throws -> UserRecord? {
+        guard userCache.ttl > 0 else { return try await user(id: id) }
+        // The epoch is taken before the read: a write committing meanwhile voids this row.
+        let epoch: UInt64
+        switch userCache.lookup(id: id, now: now) {
+        case .hit(let user): return user
+        case .miss(let current): epoch = current
+        }
+        guard let user = try await user(id: id) else { return nil }
+        userCache.remember(user, now: now, epoch: epoch)
+        return user
+    }
+
+    /// A transaction that may write `users` or `identities` (a sign-in writes
+    /// `last_sign_in_at`): once it commits, ``userCache`` forgets every row.
+    func changingUsers<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let result = try await driver.transaction(body)
+        userCache.forgetAll()
+        return result
     }
 
     /// Merges `metadata` into the user's metadata (a `null` value removes a key).
@@ -68,7 +92,7 @@ extension AuthStore {
     static let maximumMetadataBytes = 64 * 1024
 
     public func mergeUserMetadata(id: String, metadata: [String: JSONValue], now: Date) async throws -> UserRecord {
-        try await driver.transaction { db in
+        try await changingUsers { db in
             guard var user = try await Self.fetchUser(id: id, on: db) else { throw AuthError.notFound }
             for (key, value) in metadata {
                 if value == .null { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
@@ -97,7 +121,7 @@ extension AuthStore {
     /// and then finds the user gone.
     public func deleteUser(id: String) async throws {
         let flavor = driver.flavor
-        try await driver.transaction { db in
+        try await changingUsers { db in
             try await db.raw("SELECT id FROM users WHERE id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
             try await db.raw("SELECT id FROM sessions WHERE user_id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
             try await db.raw(
@@ -112,7 +136,7 @@ extension AuthStore {
             ).run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: id)").run()
         }
-        await sessionChecks.forgetAll()
+        sessionChecks.forgetAll()
     }
 }
 
@@ -124,7 +148,7 @@ extension AuthStore {
     /// - Parameter keeping: the session that made the change, which stays signed in.
     /// - Throws: ``AuthError/notFound`` when the user is gone.
     public func changePassword(userID: String, hash: String, keeping: String?, now: Date) async throws {
-        try await driver.transaction { db in
+        try await changingUsers { db in
             guard
                 try await db.raw("SELECT id FROM users WHERE id = \(bind: userID)\(unsafeRaw: driver.flavor.forUpdate)")
                     .first() != nil
@@ -143,6 +167,6 @@ extension AuthStore {
             ).run()
         }
         // After the commit, so no check can re-learn the old answer.
-        await sessionChecks.forgetAll()
+        sessionChecks.forgetAll()
     }
 }

@@ -13,17 +13,21 @@ public final class AuthStore: Sendable {
     let schema: String?
     /// Recent "session is live" answers; every revocation here clears them.
     public let sessionChecks: SessionCheckCache
+    /// Recent user rows for ``currentUser(id:now:)``; every write to users or identities here clears them.
+    public let userCache: UserCache
 
     init(driver: any DatabaseDriver, schema: String?, sessionCheckTTL: TimeInterval) {
         self.driver = driver
         self.schema = schema
         self.sessionChecks = SessionCheckCache(ttl: sessionCheckTTL)
+        self.userCache = UserCache(ttl: sessionCheckTTL)
     }
 
     /// Opens the store at `location`; nothing is read until the driver runs.
     ///
-    /// - Parameter sessionCheckTTL: seconds a "session is live" answer is
-    ///   reused (``SessionCheckCache``); 0, the default, reads it every time.
+    /// - Parameter sessionCheckTTL: seconds a "session is live" answer and a
+    ///   user row are reused (``SessionCheckCache``, ``UserCache``); 0, the
+    ///   default, reads them every time.
     public static func open(
         _ location: DatabaseLocation, logger: Logger, sessionCheckTTL: TimeInterval = 0
     ) async throws -> AuthStore {

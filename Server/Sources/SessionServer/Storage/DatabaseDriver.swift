@@ -26,6 +26,10 @@ protocol DatabaseDriver: Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
+    /// Runs `body`'s reads without a transaction: a lone SELECT is atomic by
+    /// itself, and BEGIN and COMMIT are two of a cached read's four round trips.
+    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+
     /// Keeps the driver's connections alive until graceful shutdown (run as a service).
     func run() async throws
 }

@@ -56,6 +56,19 @@ final class PostgresDriver: DatabaseDriver {
         }
     }
 
+    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { [logger] connection in
+                try await body(LiveConnectionDatabase(connection: connection, queryLogger: logger))
+            }
+        } catch let error as AuthError {
+            throw error
+        } catch let error where DatabaseUnavailableError.isConnectionLoss(error) {
+            logger.warning("The database is unavailable", metadata: ["error.type": "\(type(of: error))"])
+            throw AuthError.databaseUnavailable
+        }
+    }
+
     /// BEGIN, `body`, COMMIT; ROLLBACK when `body` throws. Every statement,
     /// these three included, goes through ``LiveConnectionDatabase`` so none
     /// can hang on a connection that closed mid-transaction.

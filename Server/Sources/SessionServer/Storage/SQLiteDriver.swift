@@ -65,6 +65,12 @@ final class SQLiteDriver: DatabaseDriver, @unchecked Sendable {
         }
     }
 
+    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        // Still under the mutex: on the one connection, a read between another
+        // transaction's statements would see what that transaction has not committed.
+        try await mutex.withLock { try await body(sql(try await openConnection())) }
+    }
+
     /// The connection as SQL, logging queries without their binds.
     private func sql(_ connection: SQLiteConnection) -> any SQLDatabase {
         QueryLogDatabase(base: connection.sql(queryLogLevel: nil), queryLogger: logger)

@@ -12,6 +12,10 @@ public struct AccessTokenVerifier: Sendable {
     let issuer: String?
     let audience: String?
     let leeway: TimeInterval
+    /// Every token a server issues under one key has the same header segment.
+    private let headers = HeaderCache()
+    /// One decoder for every token: building one costs more than decoding a token's claims.
+    private static let decoder = JSONDecoder()
 
     /// - Parameters:
     ///   - keys: where public keys come from.
@@ -35,13 +39,7 @@ public struct AccessTokenVerifier: Sendable {
         guard token.utf8.count <= UnverifiedJWT.maximumLength else { throw reject("token is too large") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw reject("token is malformed") }
-        guard let headerData = Base64URL.decode(parts[0]) else { throw reject("token header is not base64url") }
-        let header: AccessTokenHeader
-        do {
-            header = try JSONDecoder().decode(AccessTokenHeader.self, from: headerData)
-        } catch {
-            throw reject("token header is not valid JSON")
-        }
+        let header = try headers.header(of: parts[0]) { reject($0) }
         guard header.alg == "ES256" else { throw reject("signing method \(header.alg.prefix(10)) is not allowed") }
         guard let kid = header.kid, !kid.isEmpty else { throw reject("token has no kid") }
 
@@ -64,14 +62,14 @@ public struct AccessTokenVerifier: Sendable {
         } catch {
             throw reject("signature is malformed")
         }
-        let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+        let signingInput = Data(token.utf8[..<parts[1].endIndex])
         guard publicKey.isValidSignature(signature, for: signingInput) else { throw reject("signature is invalid") }
 
         // Only a signed payload is parsed: nothing unsigned is ever trusted.
         guard let payloadData = Base64URL.decode(parts[1]) else { throw reject("token payload is not base64url") }
         let claims: JWTClaims
         do {
-            claims = try JSONDecoder().decode(JWTClaims.self, from: payloadData)
+            claims = try Self.decoder.decode(JWTClaims.self, from: payloadData)
         } catch {
             throw reject("token payload is not valid JSON")
         }
