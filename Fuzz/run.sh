@@ -14,6 +14,10 @@
 #   EmailInputFuzz         MailAddress, MailTemplate rendering, MIME output, BanDuration
 #   ProviderResponseFuzz   provider token/user-info JSON to ProviderAccount; JWK/JWKS decoding
 #   SMTPURLFuzz            SMTPConfiguration(url:)
+# PEM keys are not a target: the server hands PEM text straight to
+# swift-crypto (P256.Signing.PrivateKey(pemRepresentation:)), whose parser is
+# BoringSSL's and fuzzed upstream; what is ours around keys, JWK and JWKS
+# decoding, is in ProviderResponseFuzz.
 # Server files that use ConfigurationError get a stub in the target file: the
 # real one is declared in Storage/PostgresDriver.swift, which needs PostgresKit.
 set -euo pipefail
@@ -25,6 +29,8 @@ core=$(find Sources/SessionCore -name '*.swift' | sort)
 # Extra sources per target: the callback parser lives in SessionKit but
 # depends on Foundation alone, so it compiles without SessionKit's packages.
 extra_OAuthCallbackFuzz="Sources/SessionKit/OAuth/OAuthCallback.swift Sources/SessionKit/OAuth/OAuthCallbackError.swift"
+# The token target also checks the base64url decoder against Foundation's.
+extra_JWTClaimsFuzz="Fuzz/FuzzCheck.swift"
 # Server targets: SessionServer as a whole needs Hummingbird, NIO and Postgres,
 # but these files need Foundation alone (ProviderAccount.swift also SessionCore).
 server=Server/Sources/SessionServer
