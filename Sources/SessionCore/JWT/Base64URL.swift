@@ -24,21 +24,30 @@ public enum Base64URL {
         let bytes = Array(data)
         var output = [UInt8]()
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in [18, 12, 6, 0] { output.append(alphabet[Int((chunk >> UInt32(shift)) & 0x3F)]) }
-            index += 3
-        }
-        switch bytes.count - index {
-        case 1:
-            let chunk = UInt32(bytes[index]) << 16
-            for shift in [18, 12] { output.append(alphabet[Int((chunk >> UInt32(shift)) & 0x3F)]) }
-        case 2:
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            for shift in [18, 12, 6] { output.append(alphabet[Int((chunk >> UInt32(shift)) & 0x3F)]) }
-        default:
-            break
+        alphabet.withUnsafeBufferPointer { alphabet in
+            func append(_ chunk: UInt32, _ shift: UInt32) { output.append(alphabet[Int((chunk >> shift) & 0x3F)]) }
+            var index = 0
+            while index + 3 <= bytes.count {
+                let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                append(chunk, 18)
+                append(chunk, 12)
+                append(chunk, 6)
+                append(chunk, 0)
+                index += 3
+            }
+            switch bytes.count - index {
+            case 1:
+                let chunk = UInt32(bytes[index]) << 16
+                append(chunk, 18)
+                append(chunk, 12)
+            case 2:
+                let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+                append(chunk, 18)
+                append(chunk, 12)
+                append(chunk, 6)
+            default:
+                break
+            }
         }
         return String(decoding: output, as: UTF8.self)
     }
@@ -47,29 +56,34 @@ public enum Base64URL {
     /// `text` is not that: a byte outside the alphabet, a length no encoding
     /// has, or padding anywhere but at the end.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        var input = Array(text.utf8)
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
+    }
+
+    private static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> Data? {
         // Up to two `=` at the end, only where they complete a group of four.
-        var padding = 0
-        while let last = input.last, last == UInt8(ascii: "=") {
-            input.removeLast()
-            padding += 1
-        }
-        if padding > 0, padding > 2 || (input.count + padding) % 4 != 0 { return nil }
-        if input.count % 4 == 1 { return nil }
-        var output = Data()
-        output.reserveCapacity(input.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in input {
-            let value = values[Int(byte)]
-            guard value != 0xFF else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        var end = input.count
+        while end > 0, input[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        let padding = input.count - end
+        if padding > 0, padding > 2 || input.count % 4 != 0 { return nil }
+        if end % 4 == 1 { return nil }
+        var output = [UInt8]()
+        output.reserveCapacity(end * 3 / 4)
+        let valid = values.withUnsafeBufferPointer { table -> Bool in
+            var accumulator: UInt32 = 0
+            var bits: UInt32 = 0
+            for index in 0..<end {
+                let value = table[Int(input[index])]
+                guard value != 0xFF else { return false }
+                accumulator = accumulator << 6 | UInt32(value)
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    output.append(UInt8(truncatingIfNeeded: accumulator >> bits))
+                }
             }
+            return true
         }
-        return output
+        return valid ? Data(output) : nil
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import SessionCore
 
 /// The server's ES256 keys, shared by every replica through the database
@@ -14,13 +15,18 @@ import SessionCore
 /// read, at most once a second, so random `kid`s cannot hammer the database.
 public actor KeyRing: VerificationKeySource {
     private let store: AuthStore
-    private let clock: any SessionClock
+    private nonisolated let clock: any SessionClock
     /// Seals private keys before they reach the database.
     private let kek: KeyEncryptionKey
-    private let refreshInterval: TimeInterval
+    private nonisolated let refreshInterval: TimeInterval
     private let logger: Logger
-    private var keys: [SigningKey] = []
-    private var lastReload: Date?
+    private var keys: [SigningKey] = [] { didSet { publish() } }
+    private var lastReload: Date? { didSet { publish() } }
+    /// `keys` and `lastReload` as last set, for the reads that need no actor
+    /// hop: every token verified and issued asks for a key, and on a busy
+    /// server an actor call (two executor hops, a thread wake-up each) cost
+    /// more than the ECDSA work (docs/BENCHMARKS.md, "Where the request's time goes").
+    private nonisolated let published = NIOLockedValueBox<(keys: [SigningKey], lastReload: Date?)>(([], nil))
     /// The read in progress, which concurrent callers share.
     private var reloading: Task<Void, any Error>?
 
@@ -112,8 +118,28 @@ public actor KeyRing: VerificationKeySource {
         try await task.value
     }
 
+    private func publish() {
+        let snapshot = (keys, lastReload)
+        published.withLockedValue { $0 = snapshot }
+    }
+
+    /// The list, when it is fresh by ``ensureFresh()``'s own test; `nil` sends the caller through the actor.
+    private nonisolated func freshKeys() -> [SigningKey]? {
+        let (keys, lastReload) = published.withLockedValue { $0 }
+        let now = clock.now
+        guard let lastReload, !keys.isEmpty, now >= lastReload, now.timeIntervalSince(lastReload) < refreshInterval else {
+            return nil
+        }
+        return keys
+    }
+
     /// The key that signs new tokens.
-    func currentKey() async throws -> SigningKey {
+    nonisolated func currentKey() async throws -> SigningKey {
+        if let key = freshKeys()?.first { return key }
+        return try await currentKeyReadingIfStale()
+    }
+
+    private func currentKeyReadingIfStale() async throws -> SigningKey {
         try await ensureFresh()
         guard let key = keys.first else { throw AuthError.internalFailure }
         return key
@@ -162,7 +188,13 @@ public actor KeyRing: VerificationKeySource {
         try await currentKey().kid
     }
 
-    public func verificationKey(kid: String) async throws -> P256.Signing.PublicKey? {
+    public nonisolated func verificationKey(kid: String) async throws -> P256.Signing.PublicKey? {
+        // A known kid in a fresh list is the common case; an unknown one may need a read.
+        if let key = freshKeys()?.first(where: { $0.kid == kid }) { return key.publicKey }
+        return try await verificationKeyReadingIfNeeded(kid: kid)
+    }
+
+    private func verificationKeyReadingIfNeeded(kid: String) async throws -> P256.Signing.PublicKey? {
         try await ensureFresh()
         if let key = keys.first(where: { $0.kid == kid }) { return key.publicKey }
         let now = clock.now

@@ -6,11 +6,14 @@ import SessionCore
 public struct SigningKey: Sendable {
     public let kid: String
     let privateKey: P256.Signing.PrivateKey
+    /// Derived once: `privateKey.publicKey` builds a new key object on every call, and every verification asks.
+    let publicKey: P256.Signing.PublicKey
     public let createdAt: Date
 
     init(kid: String, privateKey: P256.Signing.PrivateKey, createdAt: Date) {
         self.kid = kid
         self.privateKey = privateKey
+        self.publicKey = privateKey.publicKey
         self.createdAt = createdAt
     }
 
@@ -21,11 +24,9 @@ public struct SigningKey: Sendable {
         return SigningKey(kid: kid, privateKey: key, createdAt: now)
     }
 
-    var publicKey: P256.Signing.PublicKey { privateKey.publicKey }
-
     /// The public half as a JWK.
     public var jwk: JWK {
-        let raw = privateKey.publicKey.rawRepresentation
+        let raw = publicKey.rawRepresentation
         return JWK(
             kty: "EC", crv: "P-256",
             x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)),
