@@ -75,7 +75,12 @@ public final class AuthStore: Sendable {
         String(decoding: try metadataEncoder.encode(metadata), as: UTF8.self)
     }
 
+    /// One decoder for every row: a user row is decoded on every refresh.
+    static let metadataDecoder = JSONDecoder()
+
     static func decodeMetadata(_ text: String) throws -> [String: JSONValue] {
-        try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+        // Nearly every row holds `{}`: no decoder needed.
+        if text == "{}" { return [:] }
+        return try metadataDecoder.decode([String: JSONValue].self, from: Data(text.utf8))
     }
 }

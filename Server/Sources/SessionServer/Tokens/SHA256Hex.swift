@@ -5,8 +5,18 @@ import Foundation
 /// keys are kept, and Apple's ID tokens carry their nonce.
 enum SHA256Hex {
     static func of(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        // By table: `String(format:)` per byte cost more than the hash itself,
+        // twice on every refresh (docs/BENCHMARKS.md, "Rotation").
+        var hex = [UInt8]()
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(text.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
+
+    private static let digits = Array("0123456789abcdef".utf8)
 
     /// Equal strings, compared in constant time so the time taken does not
     /// reveal how much of a guess was right.
