@@ -39,6 +39,8 @@ let package = Package(
         // Server side.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // Only the benchmarks use jwt-kit: they measure its ES256 beside the server's
+        // own (Sources/SessionServer/Tokens/AccessTokenVerifier.swift says why the server keeps its own).
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
@@ -61,7 +63,6 @@ let package = Package(
                 sessionCore,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // RSA, for verifying Apple's ID tokens (RS256).
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
