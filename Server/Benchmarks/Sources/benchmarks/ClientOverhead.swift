@@ -44,41 +44,55 @@ enum ClientOverhead {
                 _ = try await viaClient()
                 _ = try await viaHand()
             }
-            // Alternate which goes first, so drift and warm caches favour neither.
-            let samples = quick ? 1_000 : 3_000
-            var sdk: [Double] = []
-            var hand: [Double] = []
-            for index in 0..<samples {
-                if index.isMultiple(of: 2) {
-                    sdk.append(try await viaClient())
-                    hand.append(try await viaHand())
-                } else {
-                    hand.append(try await viaHand())
-                    sdk.append(try await viaClient())
-                }
-            }
-            for (label, p) in [("p50", 0.5), ("p99", 0.99)] {
-                let ratio = Stats.percentile(sdk, p) / Stats.percentile(hand, p)
-                await report.add(
-                    "1", "client.send ÷ hand-set header, \(label) (\(Format.micros(Stats.percentile(sdk, p))) vs \(Format.micros(Stats.percentile(hand, p))))",
-                    Format.ratio(ratio), goal: "≤ 1.05", met: ratio <= 1.05)
-            }
-
-            // accessToken() on the hot path, beside an empty actor call.
-            let calls = quick ? 200_000 : 2_000_000
-            let floor = Floor()
-            var floorTimes: [Double] = []
-            var tokenTimes: [Double] = []
-            for _ in 0..<5 {
-                floorTimes.append(await Stopwatch.seconds { for _ in 0..<calls { _ = await floor.value() } } / Double(calls))
-                tokenTimes.append(try await Stopwatch.seconds { for _ in 0..<calls { _ = try await client.accessToken() } } / Double(calls))
-            }
-            let perCall = Stats.median(tokenTimes)
-            await report.add("1", "accessToken() per call, cached valid token", Format.nanos(perCall), goal: "< 1 µs", met: perCall < 1e-6)
-            await report.add(
-                "1", "accessToken() ÷ empty actor call (\(Format.nanos(Stats.median(floorTimes))))",
-                Format.ratio(perCall / Stats.median(floorTimes)))
+            try await compareSend(report: report, quick: quick, viaClient: viaClient, viaHand: viaHand)
+            try await measureAccessToken(report: report, quick: quick, client: client)
         }
+    }
+
+    /// Each repetition times `samples` sends through each path, alternating
+    /// sample by sample (and which path leads, repetition by repetition), and
+    /// yields both paths' p50 and p99; the ratios are paired within a
+    /// repetition, so load that comes and goes cancels out. Each figure is the
+    /// median of the per-repetition ratios with a 95 % percentile-bootstrap
+    /// interval of that median (`Stats.bootstrapMedianInterval`).
+    static func compareSend(
+        report: Report, quick: Bool, viaClient: () async throws -> Double, viaHand: () async throws -> Double
+    ) async throws {
+        let repetitions = 10
+        let samples = quick ? 300 : 1_000
+        var pairs: [(a: [Double], b: [Double])] = []
+        for repetition in 0..<repetitions {
+            pairs.append(
+                try await Repeated.interleavedSamples(
+                    samples, startWithB: !repetition.isMultiple(of: 2), a: viaClient, b: viaHand))
+        }
+        for (label, p, limit) in [("p50", 0.5, 1.03), ("p99", 0.99, 1.05)] {
+            let sdk = pairs.map { Stats.percentile($0.a, p) }
+            let hand = pairs.map { Stats.percentile($0.b, p) }
+            let ratios = Spread(zip(sdk, hand).map { $0 / $1 })
+            let difference = Stats.median(zip(sdk, hand).map { $0 - $1 })
+            await report.add(
+                "1", "client.send ÷ hand-set header, \(label)", ratios, goal: .atMost(limit),
+                detail: "\(Format.micros(Stats.median(sdk))) vs \(Format.micros(Stats.median(hand))); "
+                    + "median paired difference \(Format.micros(difference)); \(samples) sends a path a repetition",
+                interval: true)
+        }
+    }
+
+    /// `accessToken()` on the hot path, beside an empty actor call, in interleaved rounds.
+    static func measureAccessToken(report: Report, quick: Bool, client: SessionClient) async throws {
+        let calls = quick ? 200_000 : 2_000_000
+        let floor = Floor()
+        let rounds = try await Repeated.interleaved(
+            quick ? 5 : 7,
+            a: { try await Stopwatch.seconds { for _ in 0..<calls { _ = try await client.accessToken() } } / Double(calls) },
+            b: { await Stopwatch.seconds { for _ in 0..<calls { _ = await floor.value() } } / Double(calls) })
+        await report.add(
+            "1", "accessToken() per call, cached valid token", Spread(rounds.map(\.a)), goal: .atMost(100e-9, "100 ns"),
+            detail: "\(calls) calls a round", format: Format.nanos)
+        await report.add(
+            "1", "accessToken() ÷ empty actor call", Spread(rounds.map { $0.a / $0.b }),
+            detail: "empty actor call \(Format.nanos(Stats.median(rounds.map(\.b))))")
     }
 }
 

@@ -16,7 +16,9 @@ enum Memory {
         let server = try await probe(["memory-server", String(sessions), String(tokens)])
         guard server.count == 3 else { throw BenchError("the server memory probe answered \(server)") }
         await report.add("6", "server RSS at idle (SQLite file, after start-up and one request)", Format.mebibytes(server[0]))
-        await report.add("6", "server RSS after \(sessions) sessions (+ \(Format.mebibytes(server[1] - server[0])))", Format.mebibytes(server[1]))
+        await report.add(
+            "6", "server RSS after \(sessions) sessions", Format.mebibytes(server[1]),
+            detail: "+ \(Format.mebibytes(server[1] - server[0])) over idle")
         await report.add("6", "server RSS after \(tokens) more requests, each with a new token (cache capacity 10,000)", Format.mebibytes(server[2]))
         let client = try await probe(["memory-client", String(clients)])
         guard client.count == 2 else { throw BenchError("the client memory probe answered \(client)") }
@@ -60,7 +62,7 @@ enum Memory {
                     Bench.request("GET", baseURL.appendingPathComponent("v1/auth/me"), bearer: current.accessToken))
             }
             let afterTokens = Machine.residentBytes()
-            print("rss \(idle) \(afterSessions) \(afterTokens) cache=\(await server.tokenCache.count)")
+            print("rss \(idle) \(afterSessions) \(afterTokens) cache=\(server.tokenCache.count)")
         }
     }
 

@@ -4,24 +4,27 @@ import Foundation
 enum Runner {
     static func main(_ arguments: [String]) async throws {
         let quick = arguments.contains("--quick")
-        var only: Set<String> = ["1", "2", "3", "4", "5", "6"]
+        var only: Set<String> = ["1", "2", "3", "4", "5", "6", "7"]
         if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
             only = Set(arguments[index + 1].split(separator: ",").map(String.init))
         }
         let markdownPath = arguments.firstIndex(of: "--markdown").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-        let postgresURL = ProcessInfo.processInfo.environment["SESSIONKIT_TEST_POSTGRES_URL"]
+        // Benchmarks/run starts a server of its own whose fsync can be switched (item 4).
+        let environment = ProcessInfo.processInfo.environment
+        let postgresURL = environment["SESSIONKIT_BENCH_POSTGRES_URL"] ?? environment["SESSIONKIT_TEST_POSTGRES_URL"]
         let report = Report()
         Console.line("SessionKit benchmarks (\(quick ? "quick" : "full") run, \(Machine.cores) cores)")
         let items: [(String, String, () async throws -> Void)] = [
             ("1", "client overhead", { try await ClientOverhead.run(report: report, quick: quick) }),
             ("2", "refresh storm", {
                 try await RefreshStorm.run(report: report, quick: quick)
-                try await RefreshStorm.runProcesses(report: report, quick: quick)
+                try await ProcessStorm.run(report: report, quick: quick)
             }),
             ("3", "server verification", { try await ServerVerification.run(report: report, quick: quick) }),
             ("4", "refresh throughput", { try await RefreshThroughput.run(report: report, quick: quick, postgresURL: postgresURL) }),
             ("5", "sign-in", { try await SignInThroughput.run(report: report, quick: quick) }),
             ("6", "memory", { try await Memory.run(report: report, quick: quick) }),
+            ("7", "ES256: ours beside jwt-kit 5", { try await JWTKitComparison.run(report: report, quick: quick) }),
         ]
         var failed = false
         for (number, name, body) in items where only.contains(number) {

@@ -9,7 +9,46 @@ enum Stats {
         return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
-    static func median(_ samples: [Double]) -> Double { percentile(samples, 0.5) }
+    /// The middle value; the mean of the two middle ones for an even count,
+    /// so a median of 10 repetitions does not lean towards either half.
+    static func median(_ samples: [Double]) -> Double {
+        guard !samples.isEmpty else { return .nan }
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
+    /// A 95 % percentile-bootstrap interval for the median of `samples`.
+    ///
+    /// Bootstrap rather than a t-interval: per-repetition ratios on a shared
+    /// machine are skewed (a burst of someone else's build slows one arm of
+    /// one repetition), and the bootstrap assumes no distribution. The seed
+    /// is fixed so the same samples always print the same interval.
+    static func bootstrapMedianInterval(_ samples: [Double], resamples: Int = 4_000) -> (low: Double, high: Double) {
+        guard samples.count > 1 else { return (samples.first ?? .nan, samples.first ?? .nan) }
+        var generator = SplitMix64(seed: 0x5e55_104b)
+        var medians: [Double] = []
+        medians.reserveCapacity(resamples)
+        for _ in 0..<resamples {
+            let resample = samples.indices.map { _ in samples[Int.random(in: samples.indices, using: &generator)] }
+            medians.append(median(resample))
+        }
+        return (percentile(medians, 0.025), percentile(medians, 0.975))
+    }
+}
+
+/// A small seedable generator, so bootstrap intervals are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
 
 /// Wall-clock timing for the harness (never for decisions in the library).
