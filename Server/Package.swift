@@ -117,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "benchmarks",
             dependencies: [
-                sessionKit, sessionKitTesting, "SessionServer", sessionCore,
+                sessionKit, sessionKitTesting, "SessionServer", sessionCore, "SessionSimulation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                sessionKit, sessionKitTesting, "SessionServer", sessionCore,
+                sessionKit, sessionKitTesting, "SessionServer", sessionCore, "SessionSimulation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Remembers user rows for a second or so, so `GET /user` and
 /// `GET /v1/auth/me` from a busy client cost no database read.
@@ -17,11 +16,6 @@ import NIOConcurrencyHelpers
 /// Only ``AuthStore/currentUser(id:now:)`` reads through it; anything that
 /// reads a user in order to change it reads the row.
 public final class UserCache: Sendable {
-    struct Entry: Sendable {
-        let user: UserRecord
-        let goodUntil: Date
-    }
-
     /// What a lookup found: the row, or the epoch to remember a fresh read under.
     enum Lookup: Sendable {
         case hit(UserRecord)
@@ -32,45 +26,30 @@ public final class UserCache: Sendable {
     public let ttl: TimeInterval
     /// The most rows remembered; past it the cache starts over. With a TTL of
     /// a second this is "users active in the last second", so 10,000 is ample.
-    public let capacity: Int
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var epoch: UInt64 = 0
-    }
-    private let state = NIOLockedValueBox(State())
+    public var capacity: Int { rows.capacity }
+    private let rows: EpochCache<UserRecord>
 
     public init(ttl: TimeInterval, capacity: Int = 10_000) {
         self.ttl = max(0, ttl)
-        self.capacity = max(0, capacity)
+        self.rows = EpochCache(capacity: capacity)
     }
 
     func lookup(id: String, now: Date) -> Lookup {
-        state.withLockedValue { state in
-            if let entry = state.entries[id], now < entry.goodUntil { return .hit(entry.user) }
-            return .miss(epoch: state.epoch)
-        }
+        let (user, epoch) = rows.lookup(id, now: now)
+        return user.map(Lookup.hit) ?? .miss(epoch: epoch)
     }
 
     /// Remembers a row read at `now`, unless a write committed since `readEpoch` was taken.
     func remember(_ user: UserRecord, now: Date, epoch readEpoch: UInt64) {
-        guard ttl > 0, capacity > 0 else { return }
-        let entry = Entry(user: user, goodUntil: now.addingTimeInterval(ttl))
-        let capacity = self.capacity
-        state.withLockedValue { state in
-            guard readEpoch == state.epoch else { return }
-            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[user.id] = entry
-        }
+        guard ttl > 0 else { return }
+        rows.remember(user, for: user.id, goodUntil: now.addingTimeInterval(ttl), epoch: readEpoch)
     }
 
     /// Forgets every row; called after any write to users or identities commits.
     public func forgetAll() {
-        state.withLockedValue { state in
-            state.epoch &+= 1
-            state.entries.removeAll(keepingCapacity: true)
-        }
+        rows.forgetAll()
     }
 
     /// How many rows are remembered now.
-    public var count: Int { state.withLockedValue { $0.entries.count } }
+    public var count: Int { rows.count }
 }
