@@ -5,7 +5,7 @@ import Foundation
 /// Byte by byte with a table, not through Foundation's base64 and
 /// `replacingOccurrences`: a server decodes three segments per token it
 /// verifies, and the Foundation route cost more than the JSON decoding that
-/// follows (docs/BENCHMARKS.md, "Where verification's time went").
+/// follows (docs/BENCHMARKS.md, "Where the request's time goes").
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 

@@ -12,7 +12,7 @@ struct ProviderAccount: Sendable, Hashable {
     /// Whether the provider says it verified ``email`` (OpenID Connect's
     /// `email_verified`, Google's older `verified_email`). Without that word
     /// the address is only a claim: whoever holds the provider account may
-    /// have typed someone else's address (docs/OAUTH.md, "identities").
+    /// have typed someone else's address (docs/OAUTH.md, "What the server does (and does not) keep").
     var emailVerified: Bool = false
 
     /// `user_metadata` for a new user, in the keys Supabase clients read.

@@ -24,7 +24,7 @@ extension AuthStore {
     /// would let whoever controls the provider account take over that
     /// account, and an unverified address would squat an address its owner
     /// could then not sign up with. The identity keeps the address either
-    /// way, as what the provider said (docs/OAUTH.md, "identities").
+    /// way, as what the provider said (docs/OAUTH.md, "What the server does (and does not) keep").
     func findOrCreateUser(provider: String, account: ProviderAccount, now: Date) async throws -> UserRecord {
         let identityData = try Self.encodeMetadata(account.profile)
         let metadata = try Self.encodeMetadata(account.userMetadata)
