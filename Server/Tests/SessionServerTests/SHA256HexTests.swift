@@ -6,5 +6,7 @@ struct SHA256HexTests {
     @Test func matchesTheStandardTestVectors() {
         #expect(SHA256Hex.of("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256Hex.of("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        // The key-encryption key's id is four bytes of this, and names what stored keys are sealed under.
+        #expect(SHA256Hex.hex([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff")
     }
 }

@@ -43,20 +43,17 @@ final class PostgresDriver: DatabaseDriver {
     ///   ``AuthError/databaseUnavailable`` when the connection is lost or
     ///   cannot be made: the caller answers 503 and the client retries.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        do {
-            return try await client.withConnection { [logger] connection in
-                try await Self.transaction(on: LiveConnectionDatabase(connection: connection, queryLogger: logger), body)
-            }
-        } catch let error as AuthError {
-            throw error
-        } catch let error where DatabaseUnavailableError.isConnectionLoss(error) {
-            // The type only: an error's description may hold SQL or a bound value.
-            logger.warning("The database is unavailable", metadata: ["error.type": "\(type(of: error))"])
-            throw AuthError.databaseUnavailable
-        }
+        try await withPooledConnection { db in try await Self.transaction(on: db, body) }
     }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await withPooledConnection { db in try await body(db) }
+    }
+
+    /// `body` on a pooled connection; a lost or unobtainable connection is ``AuthError/databaseUnavailable``.
+    private func withPooledConnection<T: Sendable>(
+        _ body: @Sendable (LiveConnectionDatabase) async throws -> T
+    ) async throws -> T {
         do {
             return try await client.withConnection { [logger] connection in
                 try await body(LiveConnectionDatabase(connection: connection, queryLogger: logger))
@@ -64,6 +61,7 @@ final class PostgresDriver: DatabaseDriver {
         } catch let error as AuthError {
             throw error
         } catch let error where DatabaseUnavailableError.isConnectionLoss(error) {
+            // The type only: an error's description may hold SQL or a bound value.
             logger.warning("The database is unavailable", metadata: ["error.type": "\(type(of: error))"])
             throw AuthError.databaseUnavailable
         }

@@ -27,7 +27,7 @@ public struct KeyEncryptionKey: Sendable {
             throw KeyEncryptionError.badKeyMaterial("it must be 32 bytes, got \(rawValue.count)")
         }
         self.key = SymmetricKey(data: rawValue)
-        self.id = SHA256.hash(data: rawValue).prefix(4).map { String(format: "%02x", $0) }.joined()
+        self.id = SHA256Hex.hex(SHA256.hash(data: rawValue).prefix(4))
         self.isEmbeddedDefault = isEmbeddedDefault
     }
 

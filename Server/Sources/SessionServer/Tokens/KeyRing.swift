@@ -20,13 +20,20 @@ public actor KeyRing: VerificationKeySource {
     private let kek: KeyEncryptionKey
     private nonisolated let refreshInterval: TimeInterval
     private let logger: Logger
-    private var keys: [SigningKey] = [] { didSet { publish() } }
-    private var lastReload: Date? { didSet { publish() } }
-    /// `keys` and `lastReload` as last set, for the reads that need no actor
-    /// hop: every token verified and issued asks for a key, and on a busy
+    /// The list and when it was read, behind a lock rather than in actor
+    /// state: every token verified and issued asks for a key, and on a busy
     /// server an actor call (two executor hops, a thread wake-up each) cost
-    /// more than the ECDSA work (docs/BENCHMARKS.md, "Where the request's time goes").
-    private nonisolated let published = NIOLockedValueBox<(keys: [SigningKey], lastReload: Date?)>(([], nil))
+    /// more than the ECDSA work (docs/BENCHMARKS.md, "Where the request's time
+    /// goes"). Only the actor writes them, so reloads stay single-flight.
+    private nonisolated let state = NIOLockedValueBox<(keys: [SigningKey], lastReload: Date?)>(([], nil))
+    private var keys: [SigningKey] {
+        get { state.withLockedValue { $0.keys } }
+        set { state.withLockedValue { $0.keys = newValue } }
+    }
+    private var lastReload: Date? {
+        get { state.withLockedValue { $0.lastReload } }
+        set { state.withLockedValue { $0.lastReload = newValue } }
+    }
     /// The read in progress, which concurrent callers share.
     private var reloading: Task<Void, any Error>?
 
@@ -80,13 +87,15 @@ public actor KeyRing: VerificationKeySource {
             // Another replica may have won the race; re-read so all agree.
             stored = try await store.activeSigningKeys()
         }
-        keys = try stored.map {
+        let loaded = try stored.map {
             // A plaintext PEM still loads (a replica that has not sealed yet); sealStoredKeys upgrades it.
             let pem = KeyEncryptionKey.sealedUnder($0.privateKeyPEM) == nil
                 ? $0.privateKeyPEM : try kek.open($0.privateKeyPEM, kid: $0.kid)
             return SigningKey(kid: $0.kid, privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem), createdAt: $0.createdAt)
         }
-        lastReload = clock.now
+        // Both at once: a reader never sees the new list with the old read time.
+        let now = clock.now
+        state.withLockedValue { $0 = (loaded, now) }
     }
 
     /// Reads the list again when it is older than `refreshInterval` (or the
@@ -98,7 +107,7 @@ public actor KeyRing: VerificationKeySource {
     /// anyway, and refusing every token on top of that helps nobody.
     private func ensureFresh() async throws {
         let now = clock.now
-        if let lastReload, !keys.isEmpty, now >= lastReload, now.timeIntervalSince(lastReload) < refreshInterval { return }
+        if freshKeys() != nil { return }
         do {
             try await reloadShared()
         } catch where !keys.isEmpty {
@@ -118,14 +127,10 @@ public actor KeyRing: VerificationKeySource {
         try await task.value
     }
 
-    private func publish() {
-        let snapshot = (keys, lastReload)
-        published.withLockedValue { $0 = snapshot }
-    }
-
-    /// The list, when it is fresh by ``ensureFresh()``'s own test; `nil` sends the caller through the actor.
+    /// The list, when it was read less than `refreshInterval` ago (and not
+    /// in the future: the clock may step back); `nil` means read it again.
     private nonisolated func freshKeys() -> [SigningKey]? {
-        let (keys, lastReload) = published.withLockedValue { $0 }
+        let (keys, lastReload) = state.withLockedValue { $0 }
         let now = clock.now
         guard let lastReload, !keys.isEmpty, now >= lastReload, now.timeIntervalSince(lastReload) < refreshInterval else {
             return nil

@@ -5,11 +5,15 @@ import Foundation
 /// keys are kept, and Apple's ID tokens carry their nonce.
 enum SHA256Hex {
     static func of(_ text: String) -> String {
-        // By table: `String(format:)` per byte cost more than the hash itself,
-        // twice on every refresh (docs/BENCHMARKS.md, "Rotation").
+        hex(SHA256.hash(data: Data(text.utf8)))
+    }
+
+    /// Lowercase hex of `bytes`, by table: `String(format:)` per byte cost
+    /// more than the hash itself, twice on every refresh (docs/BENCHMARKS.md, "Rotation").
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
         var hex = [UInt8]()
         hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(text.utf8)) {
+        for byte in bytes {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 0x0F)])
         }
