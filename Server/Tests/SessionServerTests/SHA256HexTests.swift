@@ -10,3 +10,14 @@ struct SHA256HexTests {
         #expect(SHA256Hex.hex([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff")
     }
 }
+
+/// Key ids are typed on the command line (`auth-server keys retire KID`).
+struct SigningKeyIDTests {
+    @Test func aNewKidNeverReadsAsACommandLineOption() {
+        for _ in 0..<2_000 {
+            let kid = SigningKey.newKid()
+            #expect(!kid.hasPrefix("-"), "\(kid)")
+            #expect(kid.count == 16)
+        }
+    }
+}

@@ -19,9 +19,14 @@ public struct SigningKey: Sendable {
 
     /// A fresh key; the kid is random so replicas never collide.
     static func generate(now: Date) -> SigningKey {
-        let key = P256.Signing.PrivateKey()
-        let kid = String(RefreshTokenCodec.generate().prefix(16))
-        return SigningKey(kid: kid, privateKey: key, createdAt: now)
+        SigningKey(kid: newKid(), privateKey: P256.Signing.PrivateKey(), createdAt: now)
+    }
+
+    /// 64 random bits in hex. Not base64url: one kid in 64 began with `-`, and
+    /// `auth-server keys retire -…` then read the kid as an option and refused.
+    static func newKid() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return SHA256Hex.hex((0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// The public half as a JWK.
