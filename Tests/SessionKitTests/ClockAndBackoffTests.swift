@@ -42,12 +42,13 @@ struct ClockAndBackoffTests {
         var offset = ServerClockOffset()
         let changed = offset.observe(dateHeader: ServerClockOffset.formatHTTPDate(local.addingTimeInterval(-120)), receivedAt: local)
         #expect(changed)
-        #expect(offset.seconds == -120)
+        // A `Date` of -120 s means -120 s to -118 s (a second of resolution, a second of caching): the middle.
+        #expect(offset.seconds == -119)
         let noise = offset.observe(dateHeader: ServerClockOffset.formatHTTPDate(local.addingTimeInterval(-119)), receivedAt: local)
         #expect(!noise)
         let garbage = offset.observe(dateHeader: "garbage", receivedAt: local)
         #expect(!garbage)
-        #expect(offset.serverTime(at: local) == local.addingTimeInterval(-120))
-        #expect(offset.localTime(for: local) == local.addingTimeInterval(120))
+        #expect(offset.serverTime(at: local) == local.addingTimeInterval(-119))
+        #expect(offset.localTime(for: local) == local.addingTimeInterval(119))
     }
 }

@@ -81,10 +81,12 @@ struct TimingTests {
         await f.fake.setClockSkew(600)
         let start = f.clock.now
         try await f.signIn()
-        #expect(await f.client.serverClockOffset() == 600)
-        // expires_at is an hour after the server's now; locally that is 3600 s after start.
+        // Its `Date` reads 600 s ahead, which means 600 to 602 s: the estimate is the middle.
+        #expect(await f.client.serverClockOffset() == 601)
+        // expires_at is an hour after the server's now; locally that is 3599 s after start
+        // (the estimate errs a second early, the safe side), and the refresh 300 s before.
         #expect(await f.clock.waitForSleepers(count: 1))
-        #expect(f.clock.nextDeadline == start.addingTimeInterval(3300))
+        #expect(f.clock.nextDeadline == start.addingTimeInterval(3299))
         await f.client.shutdown()
     }
 

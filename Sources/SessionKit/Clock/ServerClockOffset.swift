@@ -13,8 +13,9 @@ import FoundationNetworking
 /// filters by origin), an `Age` header is added back (a cached answer's
 /// `Date` is older than the moment it arrived), and the estimate is the
 /// sample with the smallest round trip among the recent ones: the one whose
-/// `Date` was least blurred by latency. `Date` has one-second resolution, so
-/// a change under ``noise`` seconds is not reported.
+/// `Date` was least blurred by latency. A `Date` is blurred by up to
+/// ``dateSpan`` on its own, so a change under ``noise`` seconds is not
+/// reported (docs/PROTOCOL.md, "The server's clock").
 public struct ServerClockOffset: Sendable, Hashable {
     /// One `Date` header reading.
     struct Sample: Sendable, Hashable {
@@ -28,8 +29,14 @@ public struct ServerClockOffset: Sendable, Hashable {
     public private(set) var isKnown = false
     private var samples: [Sample] = []
 
-    /// Changes smaller than this are truncation and latency, not a different clock.
+    /// Changes smaller than this are truncation, a cached header and latency, not a different clock.
     public static let noise: TimeInterval = 1.5
+    /// How far behind the server's clock a `Date` can read: one second of
+    /// resolution, and one more because servers cache the header (Hummingbird
+    /// renews it once a second, at no particular phase). Read as the server's
+    /// time itself, a `Date` made a server on our own clock look up to 2 s
+    /// behind, past ``noise``.
+    static let dateSpan: TimeInterval = 2
     /// How many recent samples the estimate chooses from.
     static let window = 8
 
@@ -62,7 +69,9 @@ public struct ServerClockOffset: Sendable, Hashable {
         // trip either way (from `receivedAt` alone, a slow answer made the
         // server look behind by its whole latency).
         let midpoint = receivedAt.addingTimeInterval(-roundTrip / 2)
-        let sample = Sample(offset: serverDate.addingTimeInterval(ageSeconds).timeIntervalSince(midpoint), roundTrip: roundTrip)
+        // The server's time was somewhere in [Date, Date + dateSpan): its middle is the estimate.
+        let serverTime = serverDate.addingTimeInterval(ageSeconds + Self.dateSpan / 2)
+        let sample = Sample(offset: serverTime.timeIntervalSince(midpoint), roundTrip: roundTrip)
         // A sample no latency can reconcile with the older ones means a clock
         // was changed: the older samples describe a clock that is gone.
         if let current = samples.min(by: { $0.roundTrip < $1.roundTrip }),
@@ -76,7 +85,8 @@ public struct ServerClockOffset: Sendable, Hashable {
         guard let best = samples.reversed().min(by: { $0.roundTrip < $1.roundTrip }) else { return false }
         let wasKnown = isKnown
         isKnown = true
-        // Within the sample's own uncertainty (truncation, half its round trip), nothing is known to differ.
+        // Within the sample's own uncertainty (half the date span and half the round trip, with a
+        // margin for a late header renewal), nothing is known to differ.
         let uncertainty = Self.noise + best.roundTrip / 2
         if !wasKnown, abs(best.offset) < uncertainty { return false }
         if wasKnown, abs(best.offset - seconds) < uncertainty { return false }
