@@ -13,9 +13,9 @@ import FoundationNetworking
 /// filters by origin), an `Age` header is added back (a cached answer's
 /// `Date` is older than the moment it arrived), and the estimate is the
 /// sample with the smallest round trip among the recent ones: the one whose
-/// `Date` was least blurred by latency. A `Date` is blurred by up to
-/// ``dateSpan`` on its own, so a change under ``noise`` seconds is not
-/// reported (docs/PROTOCOL.md, "The server's clock").
+/// `Date` was least blurred by latency. A `Date` is blurred by up to 2 s on
+/// its own (resolution and caching), so a change under ``noise`` seconds is
+/// not reported (docs/PROTOCOL.md, "The server's clock").
 public struct ServerClockOffset: Sendable, Hashable {
     /// One `Date` header reading.
     struct Sample: Sendable, Hashable {
