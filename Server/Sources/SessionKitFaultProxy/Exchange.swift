@@ -53,6 +53,16 @@ struct Exchange {
             let headers = HTTPHeaders([("Location", location), ("Content-Length", "0")])
             try await write(HTTPResponseHead(version: .http1_1, status: .found, headers: headers), ByteBuffer())
             return .keepAlive
+        case .killUpstreamOnResponseHead:
+            // The head leaves the server only after its handler returned: the
+            // work is committed. Nothing of the answer reaches the client.
+            try await send(head, body: body)
+            while let part = try await reader.next() {
+                guard case .head(let received) = part, received.status != .continue else { continue }
+                context.killUpstream?()
+                return .reset
+            }
+            throw UpstreamClosed()
         default: break
         }
 
@@ -89,9 +99,7 @@ struct Exchange {
         _ head: HTTPRequestHead, body: ByteBuffer,
         reader: inout NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator
     ) async throws -> (HTTPResponseHead, ByteBuffer) {
-        try await upstreamRequests.write(.head(head))
-        if body.readableBytes > 0 { try await upstreamRequests.write(.body(.byteBuffer(body))) }
-        try await upstreamRequests.write(.end(nil))
+        try await send(head, body: body)
 
         var responseHead: HTTPResponseHead?
         var responseBody = ByteBuffer()
@@ -108,6 +116,12 @@ struct Exchange {
             }
         }
         throw UpstreamClosed()
+    }
+
+    private func send(_ head: HTTPRequestHead, body: ByteBuffer) async throws {
+        try await upstreamRequests.write(.head(head))
+        if body.readableBytes > 0 { try await upstreamRequests.write(.body(.byteBuffer(body))) }
+        try await upstreamRequests.write(.end(nil))
     }
 
     private func write(_ head: HTTPResponseHead, _ body: ByteBuffer) async throws {

@@ -96,6 +96,13 @@ public final class FaultProxy: Sendable {
         context.upstream = try Self.address(of: upstream)
     }
 
+    /// What ``ProxyFault/killUpstreamOnResponseHead`` does to the server, run
+    /// on the proxy's connection task the moment a response head arrives; `nil`
+    /// leaves only the reset.
+    public func setUpstreamKiller(_ kill: (@Sendable () -> Void)?) {
+        context.killUpstream = kill
+    }
+
     private static func address(of upstream: URL) throws -> (host: String, port: Int) {
         guard let host = upstream.host, let port = upstream.port else { throw FaultProxyError.upstreamWithoutHostAndPort(upstream) }
         return (host, port)

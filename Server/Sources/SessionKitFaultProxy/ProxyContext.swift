@@ -9,6 +9,7 @@ final class ProxyContext: Sendable {
     let group: any EventLoopGroup
     private let counters = NIOLockedValueBox(ProxyStatistics())
     private let open = NIOLockedValueBox([ObjectIdentifier: any Channel]())
+    private let upstreamKiller = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
 
     init(upstreamHost: String, upstreamPort: Int, plan: FaultPlan, group: any EventLoopGroup) {
         self.upstreamAddress = NIOLockedValueBox((upstreamHost, upstreamPort))
@@ -20,6 +21,12 @@ final class ProxyContext: Sendable {
     var upstream: (host: String, port: Int) {
         get { upstreamAddress.withLockedValue { $0 } }
         set { upstreamAddress.withLockedValue { $0 = newValue } }
+    }
+
+    /// What ``ProxyFault/killUpstreamOnResponseHead`` runs.
+    var killUpstream: (@Sendable () -> Void)? {
+        get { upstreamKiller.withLockedValue { $0 } }
+        set { upstreamKiller.withLockedValue { $0 = newValue } }
     }
 
     var statistics: ProxyStatistics { counters.withLockedValue { $0 } }

@@ -15,6 +15,7 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
         case truncateBody
         case garbleBody
         case loseResponse
+        case killUpstreamOnResponseHead
     }
 
     let kind: Kind
@@ -38,6 +39,13 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
     /// say); the response is thrown away and the connection stays silent until
     /// the client times out.
     public static let loseResponse = ProxyFault(kind: .loseResponse, name: "lose-response")
+    /// The server itself dies at the worst moment: the proxy runs the action
+    /// set with ``FaultProxy/setUpstreamKiller(_:)`` (a SIGKILL, say) as soon as
+    /// the response head arrives, so the server had committed and its answer is
+    /// never delivered; the client's connection is then reset. With no action
+    /// set, only the reset happens.
+    public static let killUpstreamOnResponseHead = ProxyFault(
+        kind: .killUpstreamOnResponseHead, name: "kill-upstream-on-response-head")
 
     /// A 500 with the gateway's error envelope, from a failing replica; nothing is forwarded.
     public static let internalServerError = ProxyFault.respond(
@@ -112,14 +120,15 @@ public struct ProxyFault: Sendable, Hashable, CustomStringConvertible {
             internalServerError, badGateway, serviceUnavailable, tooManyRequests(),
         ].map { ($0.name, $0) })
 
-    /// ``named``, the intermediaries and the slow body (which succeeds, slowly),
-    /// for harnesses that draw from everything.
-    public static let all: [String: ProxyFault] = named.merging((intermediaries + [trickleBody]).map { ($0.name, $0) }) { first, _ in first }
+    /// Every fault a `x-fault-proxy` header can name: ``named``, the
+    /// intermediaries, the slow body (which succeeds, slowly) and the upstream kill.
+    public static let all: [String: ProxyFault] = named.merging(
+        (intermediaries + [trickleBody, killUpstreamOnResponseHead]).map { ($0.name, $0) }) { first, _ in first }
 
     /// Whether the request reaches the server before the fault strikes.
     public var forwards: Bool {
         switch kind {
-        case .resetMidResponse, .truncateBody, .garbleBody, .loseResponse, .trickleBody: true
+        case .resetMidResponse, .truncateBody, .garbleBody, .loseResponse, .trickleBody, .killUpstreamOnResponseHead: true
         case .stall, .respond, .redirect, .resetBeforeForwarding: false
         }
     }

@@ -21,6 +21,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Refresh reuse grace in seconds (env AUTH_SERVER_REFRESH_GRACE; default 10).")
     var refreshGrace: Double?
 
+    @Flag(help: "Do not hand a never-used successor back to a token presented after the grace: such a reuse ends the session, as on backends without this recovery (env AUTH_SERVER_SUCCESSOR_RECOVERY=off).")
+    var noSuccessorRecovery = false
+
     @Option(help: "Clock-skew leeway in seconds (env AUTH_SERVER_LEEWAY; default 60).")
     var leeway: Double?
 
@@ -80,7 +83,8 @@ struct ServerOptions: ParsableArguments {
             return try AuthServerConfiguration.resolve(
                 ConfigurationOverrides(
                     host: host, port: port, database: database, accessTokenTTL: accessTokenTtl,
-                    refreshGrace: refreshGrace, leeway: leeway, redirectAllowList: redirectAllowList,
+                    refreshGrace: refreshGrace, successorRecovery: noSuccessorRecovery ? false : nil, leeway: leeway,
+                    redirectAllowList: redirectAllowList,
                     oauthProvidersFile: oauthProviders, externalURL: externalUrl,
                     minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
                     keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies,

@@ -47,6 +47,8 @@ struct FaultProxyTransportTests {
         (ProxyFault.resetBeforeForwarding, [URLError.Code.networkConnectionLost], false),
         (ProxyFault.resetMidResponse, [URLError.Code.networkConnectionLost], true),
         (ProxyFault.truncateBody, shortBody, true),
+        // With no killer set, only the reset.
+        (ProxyFault.killUpstreamOnResponseHead, [URLError.Code.networkConnectionLost], true),
     ])
     func failsTheRequestTheWayTheNetworkWould(fault: ProxyFault, codes: [URLError.Code], forwards: Bool) async throws {
         try await ProxiedServer.run { stack in
@@ -61,6 +63,25 @@ struct FaultProxyTransportTests {
             // The next request through the proxy is served normally.
             let (_, response) = try await stack.send("/auth/v1/settings", transport: transport)
             #expect(response.statusCode == 200)
+        }
+    }
+
+    /// The killer runs once the server has answered (its head arrived) and
+    /// before any of the answer reaches the client.
+    @Test func killsTheUpstreamWhenTheResponseHeadArrives() async throws {
+        try await ProxiedServer.run { stack in
+            let kills = Counter()
+            stack.proxy.setUpstreamKiller { kills.increment() }
+            let transport = Self.transport()
+            let error = await #expect(throws: URLError.self) {
+                try await stack.send("/auth/v1/settings", fault: .killUpstreamOnResponseHead, transport: transport)
+            }
+            #expect(error?.code == .networkConnectionLost)
+            #expect(kills.value == 1)
+            #expect(stack.proxy.statistics.faults[ProxyFault.killUpstreamOnResponseHead.name] == 1)
+            // A request without the fault leaves the killer alone.
+            _ = try await stack.send("/auth/v1/settings", transport: transport)
+            #expect(kills.value == 1)
         }
     }
 
@@ -144,4 +165,12 @@ struct SubSecondTimeoutTests {
             print("SubSecondTimeoutTests: \(answered) of 3 requests answered within the rounded-up timeout")
         }
     }
+}
+
+/// Counts calls from any thread (`@unchecked`: `count` is only touched under `lock`).
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }

@@ -165,6 +165,23 @@ final class RefreshFleet: @unchecked Sendable {
         }
     }
 
+    /// Refreshes every client until it succeeds or its session has ended (at
+    /// most 50 tries each): after it, every lost session has been noticed.
+    func refreshUntilSettled() async throws {
+        for client in clients {
+            for _ in 0..<50 {
+                do {
+                    _ = try await client.refresh()
+                    break
+                } catch where error.isTransient {
+                    try await Task.sleep(nanoseconds: 50_000_000)
+                } catch {
+                    break
+                }
+            }
+        }
+    }
+
     func sessionIDs() async throws -> [String] {
         var ids: [String] = []
         for client in clients { if let id = await client.session()?.sessionID { ids.append(id) } }

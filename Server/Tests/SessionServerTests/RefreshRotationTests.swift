@@ -67,6 +67,25 @@ struct RefreshRotationTests {
         }
     }
 
+    /// Without the recovery, as on backends that lack it, a parent presented
+    /// after the grace is a reuse even when its successor was never used: the
+    /// lost answer ends the session. The chaos harness runs a server this way.
+    @Test(arguments: TestDatabase.all)
+    func withoutSuccessorRecoveryALostAnswerAfterTheGraceEndsTheFamily(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database) { $0.recoversUnsavedSuccessors = false }
+        try await test.run { client in
+            let session = try await client.signUp()
+            let lost = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
+            await test.clock.advance(by: 9)
+            // Within the grace, the same successor still comes back.
+            #expect(try await client.refresh(session.refreshToken).decode(TokenResponse.self).refreshToken == lost.refreshToken)
+            await test.clock.advance(by: 2)
+            let late = try await client.refresh(session.refreshToken)
+            #expect(late.goTrueCode == "refresh_token_already_used")
+            #expect(try await client.refresh(lost.refreshToken).goTrueCode == "refresh_token_already_used")
+        }
+    }
+
     @Test(arguments: TestDatabase.all)
     func revokesTheFamilyOnReuseAfterTheGrace(database: TestDatabase) async throws {
         let test = try await TestServer.make(database)

@@ -7,6 +7,8 @@ public struct ConfigurationOverrides: Sendable {
     public var database: String?
     public var accessTokenTTL: Double?
     public var refreshGrace: Double?
+    /// `false` turns off the recovery of unsaved successors.
+    public var successorRecovery: Bool?
     public var leeway: Double?
     /// Comma-separated redirect allow-list (see ``RedirectAllowList``).
     public var redirectAllowList: String?
@@ -43,7 +45,7 @@ public struct ConfigurationOverrides: Sendable {
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
-        refreshGrace: Double? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
+        refreshGrace: Double? = nil, successorRecovery: Bool? = nil, leeway: Double? = nil, redirectAllowList: String? = nil,
         oauthProvidersFile: String? = nil, externalURL: String? = nil, minimumPasswordLength: Int? = nil,
         reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil, trustedProxies: String? = nil,
         corsOrigins: String? = nil, keyRefreshInterval: Double? = nil, appleClientIDs: String? = nil,
@@ -71,6 +73,7 @@ public struct ConfigurationOverrides: Sendable {
         self.database = database
         self.accessTokenTTL = accessTokenTTL
         self.refreshGrace = refreshGrace
+        self.successorRecovery = successorRecovery
         self.leeway = leeway
     }
 }
@@ -78,7 +81,7 @@ public struct ConfigurationOverrides: Sendable {
 extension AuthServerConfiguration {
     /// Resolves each setting from the flag, else its environment variable
     /// (`AUTH_SERVER_HOST`, `AUTH_SERVER_PORT`, `AUTH_SERVER_DATABASE`,
-    /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`,
+    /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`, `AUTH_SERVER_SUCCESSOR_RECOVERY` (on/off),
     /// `AUTH_SERVER_LEEWAY`, `AUTH_SERVER_MINIMUM_PASSWORD_LENGTH`,
     /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`, `AUTH_SERVER_TRUSTED_PROXIES`, `AUTH_SERVER_CORS_ORIGINS`,
     /// `AUTH_SERVER_KEY_REFRESH_INTERVAL`, `AUTH_SERVER_APPLE_CLIENT_IDS`, `AUTH_SERVER_APPLE_JWKS_URL`, `AUTH_SERVER_APPLE_ISSUER`,
@@ -116,6 +119,15 @@ extension AuthServerConfiguration {
         if let grace = try flags.refreshGrace ?? number("AUTH_SERVER_REFRESH_GRACE") {
             guard grace >= 0 else { throw ConfigurationError("The refresh grace must not be negative.") }
             configuration.refreshGrace = grace
+        }
+        if let recovery = flags.successorRecovery {
+            configuration.recoversUnsavedSuccessors = recovery
+        } else if let text = environment["AUTH_SERVER_SUCCESSOR_RECOVERY"] {
+            switch text.lowercased() {
+            case "on", "true", "1": configuration.recoversUnsavedSuccessors = true
+            case "off", "false", "0": configuration.recoversUnsavedSuccessors = false
+            default: throw ConfigurationError("AUTH_SERVER_SUCCESSOR_RECOVERY must be on or off, got '\(text.prefix(40))'.")
+            }
         }
         if let leeway = try flags.leeway ?? number("AUTH_SERVER_LEEWAY") {
             guard leeway >= 0 else { throw ConfigurationError("The leeway must not be negative.") }

@@ -20,6 +20,11 @@ public struct AuthServerConfiguration: Sendable {
     public var sessionAbsoluteTTL: TimeInterval
     /// Window in which a rotated-out refresh token gets its successor back.
     public var refreshGrace: TimeInterval
+    /// Whether a rotated-out token presented after the grace gets its successor
+    /// back when that successor was never used (the answer was lost). Off, the
+    /// server behaves as backends without this recovery do: any reuse after
+    /// the grace ends the family (docs/PROTOCOL.md, "Rotation: `AuthStore.rotate`").
+    public var recoversUnsavedSuccessors: Bool
     /// Clock-skew tolerance on `exp`, `nbf` and `iat`.
     public var leeway: TimeInterval
     /// `iss` of issued tokens, checked on verification.
@@ -98,6 +103,7 @@ public struct AuthServerConfiguration: Sendable {
         refreshTokenTTL: TimeInterval = SessionDefaults.refreshTokenLifetime,
         sessionAbsoluteTTL: TimeInterval = SessionDefaults.refreshTokenAbsoluteLifetime,
         refreshGrace: TimeInterval = SessionDefaults.refreshReuseGrace,
+        recoversUnsavedSuccessors: Bool = true,
         leeway: TimeInterval = SessionDefaults.serverLeeway,
         issuer: String = "sessionkit",
         audience: String = "authenticated",
@@ -131,6 +137,7 @@ public struct AuthServerConfiguration: Sendable {
         self.refreshTokenTTL = refreshTokenTTL
         self.sessionAbsoluteTTL = sessionAbsoluteTTL
         self.refreshGrace = refreshGrace
+        self.recoversUnsavedSuccessors = recoversUnsavedSuccessors
         self.leeway = leeway
         self.issuer = issuer
         self.audience = audience

@@ -23,7 +23,9 @@ public struct SessionService: Sendable {
             store: store, hasher: hasher, decoyHash: decoyHash, window: configuration.reauthenticationWindow, clock: clock)
     }
     var policy: RotationPolicy {
-        RotationPolicy(refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshGrace)
+        RotationPolicy(
+            refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshGrace,
+            recoversUnsavedSuccessors: configuration.recoversUnsavedSuccessors)
     }
 
     /// Where the request came from, recorded on new sessions.

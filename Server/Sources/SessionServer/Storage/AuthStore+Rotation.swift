@@ -106,8 +106,8 @@ extension AuthStore {
                 return .grant(
                     RefreshGrant(refreshToken: successor, session: session, user: user, outcome: .replayedWithinGrace))
             }
-            if let successorRow, successorRow.rotatedAt == nil, session.activeTokenHash == successorHash,
-                now < successorRow.expiresAt
+            if policy.recoversUnsavedSuccessors, let successorRow, successorRow.rotatedAt == nil,
+                session.activeTokenHash == successorHash, now < successorRow.expiresAt
             {
                 // The successor was never used: the client crashed before saving it. Hand it over again.
                 let successor = try RefreshTokenCodec.open(sealed: sealed, parent: presented)
@@ -116,7 +116,9 @@ extension AuthStore {
                         refreshToken: successor, session: session, user: user, outcome: .recoveredUnsavedSuccessor))
             }
 
-            if let successorRow, successorRow.rotatedAt == nil, session.activeTokenHash == successorHash {
+            if policy.recoversUnsavedSuccessors, let successorRow, successorRow.rotatedAt == nil,
+                session.activeTokenHash == successorHash
+            {
                 // The unsaved successor outlived its lifetime unused: the family
                 // expired from inactivity; nobody reused anything.
                 return .reject(.sessionExpired)

@@ -151,8 +151,11 @@ public struct RefreshGrant: Sendable {
 public struct RotationPolicy: Sendable {
     public var refreshTokenTTL: TimeInterval
     public var grace: TimeInterval
-    public init(refreshTokenTTL: TimeInterval, grace: TimeInterval) {
+    /// See ``AuthServerConfiguration/recoversUnsavedSuccessors``.
+    public var recoversUnsavedSuccessors: Bool
+    public init(refreshTokenTTL: TimeInterval, grace: TimeInterval, recoversUnsavedSuccessors: Bool = true) {
         self.refreshTokenTTL = refreshTokenTTL
         self.grace = grace
+        self.recoversUnsavedSuccessors = recoversUnsavedSuccessors
     }
 }
