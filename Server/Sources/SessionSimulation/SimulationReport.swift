@@ -46,6 +46,8 @@ public struct SimulationReport: Sendable {
                       measured: sum(\.signedInAfterEnd), holds: sum(\.signedInAfterEnd) == 0),
             Invariant(name: "faults drawn but not injected by the proxy, or injected but not drawn", required: "0",
                       measured: unreconciled.count, holds: unreconciled.isEmpty),
+            Invariant(name: "transient failures that no fault or offline window explains", required: "0",
+                      measured: sum(\.unexplainedTransients), holds: sum(\.unexplainedTransients) == 0),
             Invariant(name: "expired access tokens sent while the server's clock was known", required: "0",
                       measured: sum(\.expiredTokensSent), holds: sum(\.expiredTokensSent) == 0),
         ]

@@ -77,6 +77,9 @@ extension SessionClient {
         while true {
             guard let session = current else { throw .notSignedIn }
             if isSatisfied(reason, by: session) { return session }
+            #if Sabotage
+            if planted(.stickyFailure), let stuckFailure { throw stuckFailure }
+            #endif
             if let flight = inflight {
                 let result = await flight.task.value
                 if case .failure(let error) = result, current?.refreshToken == flight.refreshToken {
@@ -235,6 +238,9 @@ extension SessionClient {
                 current = nil
                 return .failure(.notSignedIn)
             }
+            #if Sabotage
+            if planted(.stickyFailure), stuckFailure == nil { stuckFailure = error }
+            #endif
             return .failure(refreshFailed(outcome, error: error, session: session))
         }
     }

@@ -23,4 +23,7 @@ enum PlantedDefect: String, Sendable, CaseIterable {
     /// Forget the session in memory after a failed refresh, with no event and
     /// the store untouched: the app is told "not signed in" until a relaunch.
     case forgetOnTransient = "forget-on-transient"
+    /// Keep answering the first failed refresh's error to every later refresh,
+    /// never asking the server again until a relaunch: a cached error never cleared.
+    case stickyFailure = "sticky-failure"
 }

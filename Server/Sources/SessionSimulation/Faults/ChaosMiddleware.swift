@@ -30,7 +30,10 @@ public struct ChaosMiddleware: TransportMiddleware {
         _ request: URLRequest, next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
         if process.isDead { throw URLError(.cancelled) }
-        if network.isOffline { throw URLError(.notConnectedToInternet) }
+        if network.isOffline {
+            network.refusedOffline()
+            throw URLError(.notConnectedToInternet)
+        }
         network.begin()
         defer { network.end() }
         Self.checkBearer(request, network: network, serverNow: serverClock.now)

@@ -17,6 +17,7 @@ public final class DeviceNetwork: @unchecked Sendable {
     private let menu: [Fault]
     private var clockKnowable: Bool
     private var expiredSent = 0
+    private var disrupted = 0
 
     /// - Parameters:
     ///   - faultRate: the probability that a request meets a fault.
@@ -74,8 +75,15 @@ public final class DeviceNetwork: @unchecked Sendable {
     /// Mid-refresh kills that sent a refresh through the proxy with a reset (not a drawn fault).
     public var killResetsSent: Int { lock.withLock { killResets } }
 
+    /// Every fault injected, request refused while offline and kill reset on
+    /// this device so far: what can explain a transient failure.
+    public var disruptions: Int { lock.withLock { disrupted } }
+
+    /// A request refused because the device is offline.
+    func refusedOffline() { lock.withLock { disrupted += 1 } }
+
     func countOnRefresh(_ fault: Fault) { lock.withLock { injectedOnRefresh[fault, default: 0] += 1 } }
-    func countKillReset() { lock.withLock { killResets += 1 } }
+    func countKillReset() { lock.withLock { killResets += 1; disrupted += 1 } }
     func countCancelledDraw(_ fault: Fault) { lock.withLock { cancelledDraws[fault, default: 0] += 1 } }
 
     /// Drawn faults whose request was cancelled (its process killed): it may
@@ -91,6 +99,7 @@ public final class DeviceNetwork: @unchecked Sendable {
             guard generator.chance(faultRate) else { return nil }
             let fault = menu[Int(generator.next() % UInt64(menu.count))]
             injected[fault, default: 0] += 1
+            disrupted += 1
             return fault
         }
     }

@@ -125,15 +125,41 @@ extension AppLife {
         report.lostSessions += 1
     }
 
+    /// How long after a disruption a transient failure may still be its echo:
+    /// the SDK's longest backoff (or `Retry-After`), plus a request timeout.
+    static let echoOfADisruption = SessionDefaults.backoffCap + 60
+
+    /// Dates the device's latest disruption (a fault, a refusal offline, a
+    /// kill's reset) no later than now: called after each step that sends.
+    func noteDisruptions() {
+        let disruptions = network.disruptions
+        guard disruptions != disruptionsSeen else { return }
+        disruptionsSeen = disruptions
+        lastDisruptionAt = elapsed
+    }
+
     func record(_ outcome: RequestOutcome) async throws {
         report.requests += 1
+        noteDisruptions()
         switch outcome {
         case .ok: break
         case .notSignedIn:
             // The app believed nobody was signed in while the session lived. A
             // logout or a lost store already counted explains it; anything else is its own defect.
             if !ended, tally.snapshot.logouts == 0, report.lostSessions == 0 { report.notSignedInWhileLive += 1 }
-        case .transient: report.requestFailuresTransient += 1
+        case .transient(let error):
+            report.requestFailuresTransient += 1
+            // Explained: the device is offline, or a disruption was recent
+            // enough that the SDK may still answer from its backoff. Not "since
+            // the last success": an API call that needs no refresh succeeds
+            // while the refresh's backoff is still in force, rightly.
+            let offline = elapsed < offlineUntil
+            let lastDisruption = max(lastDisruptionAt, min(offlineUntil, elapsed))
+            let echo = elapsed - lastDisruption <= Self.echoOfADisruption
+            if !offline, !echo {
+                report.unexplainedTransients += 1
+                if report.unexplainedSamples.count < 3 { report.unexplainedSamples.append(String(error.prefix(300))) }
+            }
         case .unauthorized:
             if !ended, try await familyIsValid() { report.unauthorizedWhileValid += 1 }
         }
@@ -155,7 +181,7 @@ extension AppLife {
             // 401 is an intermediary's page: by contract the caller's error, never a sign-out.
             let fromServer = error.code != nil || error.goTrueCode != nil
             if fromServer, error.status == 401 || error == .authRequired { return .unauthorized }
-            return .transient
+            return .transient(String(describing: error))
         }
     }
 

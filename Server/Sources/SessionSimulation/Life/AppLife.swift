@@ -29,6 +29,9 @@ final class AppLife {
     /// Seconds since the life began (server time).
     var elapsed: Double = 0
     var offlineUntil: Double = -1
+    /// The device's disruption count the life last saw, and when it saw it change.
+    var disruptionsSeen = 0
+    var lastDisruptionAt = -Double.infinity
     let email: String
     let password = "sim-password-9"
     var sessionID: String?
@@ -110,6 +113,7 @@ final class AppLife {
     /// Time passes with the app suspended: both clocks jump, no timer runs.
     func background(_ seconds: Double) {
         guard seconds > 0 else { return }
+        noteDisruptions()
         elapsed += seconds
         world.serverClock.set(to: world.serverClock.now.addingTimeInterval(seconds))
         deviceClock.set(to: deviceClock.now.addingTimeInterval(seconds))
@@ -122,6 +126,7 @@ final class AppLife {
         world.serverClock.set(to: world.serverClock.now.addingTimeInterval(seconds))
         await deviceClock.advance(by: seconds)
         await settle()
+        noteDisruptions()
     }
 
     /// Waits until no request of this device is on the wire for a few rounds.

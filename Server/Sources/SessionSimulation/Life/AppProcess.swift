@@ -35,7 +35,8 @@ struct AppProcess: Sendable {
 /// How an app request ended, as the app saw it.
 enum RequestOutcome: Sendable {
     case ok
-    case transient
+    /// Any other failure, with what the SDK said (for a violation's report).
+    case transient(String)
     /// 401 (or the session ended) reached the app.
     case unauthorized
     case notSignedIn

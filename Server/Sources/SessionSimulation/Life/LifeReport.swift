@@ -24,6 +24,12 @@ public struct LifeReport: Sendable {
     /// Access tokens sent after the server's `exp` by a client that could have
     /// known the server's clock (answers with `Date`, no clock change since).
     public var expiredTokensSent = 0
+    /// App requests that failed transiently although nothing disrupted the
+    /// device's network (no fault injected, no request refused offline, no
+    /// kill) since the app's last request that succeeded.
+    public var unexplainedTransients = 0
+    /// What the SDK said for the first few of them.
+    public var unexplainedSamples: [String] = []
 
     // Activity.
     public var requests = 0
@@ -64,6 +70,7 @@ public struct LifeReport: Sendable {
         if unauthorizedWhileValid > 0 { found.append("\(unauthorizedWhileValid) request(s) failed as 401 while valid") }
         if notSignedInWhileLive > 0 { found.append("\(notSignedInWhileLive) request(s) answered notSignedIn while the session lived") }
         if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
+        if unexplainedTransients > 0 { found.append("\(unexplainedTransients) transient failure(s) that no fault or offline window explains: \(unexplainedSamples)") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         let expected = ending == nil ? 0 : 1
         if sessionExpiredEvents != expected {
