@@ -29,7 +29,7 @@ public struct ChaosSimulation: Sendable {
         let groups = min(parameters.parallelism, max(1, indices.count))
         let counter = ProgressCounter()
         let started = ContinuousClock.now
-        let groupResults = try await withThrowingTaskGroup(of: ([LifeReport], [String]).self) { group in
+        let groupResults = try await withThrowingTaskGroup(of: ([LifeReport], [String], ServerRefreshOutcomes).self) { group in
             for worker in 0..<groups {
                 let mine = stride(from: worker, to: indices.count, by: groups).map { indices[$0] }
                 group.addTask {
@@ -38,19 +38,20 @@ public struct ChaosSimulation: Sendable {
                     }
                 }
             }
-            var all: [([LifeReport], [String])] = []
+            var all: [([LifeReport], [String], ServerRefreshOutcomes)] = []
             for try await result in group { all.append(result) }
             return all
         }
         let elapsed = ContinuousClock.now - started
         return SimulationReport(
             parameters: parameters, lives: groupResults.flatMap(\.0).sorted { $0.index < $1.index }, wallSeconds: elapsed.seconds,
-            unreconciled: groupResults.flatMap(\.1))
+            unreconciled: groupResults.flatMap(\.1),
+            serverRefreshOutcomes: groupResults.map(\.2).reduce(ServerRefreshOutcomes(), +))
     }
 
     private static func runGroup(
         lives: [Int], parameters: SimulationParameters, lifeDone: @escaping @Sendable () -> Void
-    ) async throws -> ([LifeReport], [String]) {
+    ) async throws -> ([LifeReport], [String], ServerRefreshOutcomes) {
         let serverClock = ManualClock()
         var configuration = AuthServerConfiguration.testing(clock: serverClock)
         // The simulation is one IP making every life's requests; the limits are not under test here.
@@ -75,7 +76,10 @@ public struct ChaosSimulation: Sendable {
                     reports.append(try await AppLife(index: index, parameters: parameters, world: world).run())
                     lifeDone()
                 }
-                return (reports, FaultReconciliation.mismatches(lives: reports, proxy: proxy.statistics))
+                return (
+                    reports, FaultReconciliation.mismatches(lives: reports, proxy: proxy.statistics),
+                    ServerRefreshOutcomes(prometheus: server.metrics.render())
+                )
             }
         }
     }

@@ -7,12 +7,18 @@ public struct SimulationReport: Sendable {
     public let wallSeconds: Double
     /// Faults whose device draws and proxy injections disagree (``FaultReconciliation``).
     public let unreconciled: [String]
+    /// How the servers answered refreshes, summed over the run.
+    public let serverRefreshOutcomes: ServerRefreshOutcomes
 
-    public init(parameters: SimulationParameters, lives: [LifeReport], wallSeconds: Double, unreconciled: [String] = []) {
+    public init(
+        parameters: SimulationParameters, lives: [LifeReport], wallSeconds: Double, unreconciled: [String] = [],
+        serverRefreshOutcomes: ServerRefreshOutcomes = ServerRefreshOutcomes()
+    ) {
         self.parameters = parameters
         self.lives = lives
         self.wallSeconds = wallSeconds
         self.unreconciled = unreconciled
+        self.serverRefreshOutcomes = serverRefreshOutcomes
     }
 
     /// One invariant: what is counted, what is required, what was found.
@@ -83,6 +89,7 @@ public struct SimulationReport: Sendable {
         lines.append("| HTTP requests through the fault proxy | \(sum(\.transportRequests)) |")
         lines.append("| refreshes / adopted from the other process | \(sum(\.refreshes)) / \(sum(\.adoptions)) |")
         lines.append("| relaunches from the store | \(sum(\.relaunches)) |")
+        lines.append("| server refresh outcomes | \(serverRefreshOutcomes.summary) |")
         lines.append("| kills that fired: background / mid-refresh, rotation committed / mid-refresh, not committed / mid-write | \(sum(\.backgroundKills)) / \(sum(\.midRefreshKills)) / \(sum(\.midRefreshKillsNotCommitted)) / \(sum(\.midWriteKills)) |")
         lines.append("| extension runs sharing the store | \(sum(\.extensionRuns)) |")
         lines.append("| offline windows (2 min – 3 days) | \(sum(\.offlineWindows)) |")

@@ -22,6 +22,11 @@ struct ChaosSimulationTests {
         // The zeros mean something only if the run met what it claims to survive.
         let shortfalls = report.shortfalls(below: SimulationReport.CoverageFloors(faultsOnRefreshEach: 20, killsEach: 50))
         #expect(shortfalls.isEmpty, "coverage below the floors: \(shortfalls)")
+        // The server's side: lost answers and mid-refresh kills were recovered, and nothing was reused.
+        let outcomes = report.serverRefreshOutcomes.counts
+        #expect(outcomes["rotated", default: 0] > 0)
+        #expect(outcomes["replayedWithinGrace", default: 0] + outcomes["recoveredUnsavedSuccessor", default: 0] > 0)
+        #expect(outcomes["reuseDetected", default: 0] == 0)
     }
 }
 
