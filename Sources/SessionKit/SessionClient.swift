@@ -86,10 +86,6 @@ public actor SessionClient {
 
     /// A defect the chaos harness planted; nil outside its builds (see ``planted(_:)``).
     let plantedDefect: PlantedDefect?
-    #if Sabotage
-    /// The first failed refresh's error, kept forever by the `sticky-failure` sabotage.
-    var stuckFailure: SessionError?
-    #endif
 
     public init(configuration: SessionClientConfiguration) {
         self.init(configuration: configuration, plantedDefect: nil)

@@ -77,9 +77,7 @@ extension SessionClient {
         while true {
             guard let session = current else { throw .notSignedIn }
             if isSatisfied(reason, by: session) { return session }
-            #if Sabotage
-            if planted(.stickyFailure), let stuckFailure { throw stuckFailure }
-            #endif
+            if planted(.stickyFailure), let stuck = stuckFailure() { throw stuck }
             if let flight = inflight {
                 let result = await flight.task.value
                 if case .failure(let error) = result, current?.refreshToken == flight.refreshToken {
@@ -238,9 +236,7 @@ extension SessionClient {
                 current = nil
                 return .failure(.notSignedIn)
             }
-            #if Sabotage
-            if planted(.stickyFailure), stuckFailure == nil { stuckFailure = error }
-            #endif
+            if planted(.stickyFailure) { keepStuckFailure(error) }
             return .failure(refreshFailed(outcome, error: error, session: session))
         }
     }
