@@ -9,8 +9,10 @@ import Testing
 struct SMTPMisbehavingServerTests {
     private func transport(
         _ server: ScriptedSMTPServer, security: SMTPConfiguration.Security = .none,
-        credentials: (String, String)? = nil, timeout: Duration = .seconds(5)
+        credentials: (String, String)? = nil, timeout: Duration = .seconds(30)
     ) -> SMTPTransport {
+        // 30 s unless a test is about the timeout: CI runs these beside about
+        // 50 servers on 2 cores, and once a scripted EHLO answer took over 5 s.
         SMTPTransport(
             configuration: SMTPConfiguration(
                 host: "127.0.0.1", port: server.port, security: security,
