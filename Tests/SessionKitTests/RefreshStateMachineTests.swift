@@ -99,4 +99,28 @@ struct RefreshStateMachineTests {
         #expect(m.resumed(session: s, now: Self.t0, offline: false) == .scheduleRefresh(at: Self.t0.addingTimeInterval(3300)))
         #expect(m.resumed(session: s, now: Self.t0, offline: true) == .refreshNow)
     }
+
+    /// Found by the full-size adversarial chaos run: a person set the phone's
+    /// clock back 10 hours during a one-second pause, and for 10 hours every
+    /// request was answered from that pause (docs/RELIABILITY.md, "What the
+    /// full-size adversarial run found").
+    @Test func aClockSetBackEndsTheWaitItWasSetIn() {
+        var m = machine()
+        let s = session(expiresIn: 3600)
+        #expect(m.refreshFailed(.transient(.network), now: Self.t0, jitter: 0.5) == .retry(after: 0.5))
+        guard case .failing = m.gate(now: Self.t0) else {
+            Issue.record("expected the backoff in force")
+            return
+        }
+        let setBack = Self.t0.addingTimeInterval(-36_000)
+        #expect(m.gate(now: setBack) == .open)
+        #expect(m.resumed(session: s, now: setBack, offline: false) == .retry(after: 0))
+        // A token already due on arrival pauses on-demand refreshes; a clock set back ends that pause too.
+        _ = m.refreshSucceeded(with: session(expiresIn: -10), now: Self.t0, jitter: 0.5)
+        guard case .justRefreshed = m.gate(now: Self.t0) else {
+            Issue.record("expected the pause after a token due on arrival")
+            return
+        }
+        #expect(m.gate(now: setBack) == .open)
+    }
 }

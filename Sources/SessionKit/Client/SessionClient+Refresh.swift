@@ -95,7 +95,11 @@ extension SessionClient {
                     // An outage in progress: answer from the backoff instead of asking again.
                     throw error.with(retryAfter: max(0, until.timeIntervalSince(clock.now)))
                 case .justRefreshed:
-                    // The server has just issued this token (with no useful lifetime): use it.
+                    // The server has just issued this token (with no useful
+                    // lifetime): use it, unless the server has just rejected
+                    // this very token. Then only a new one can help (a response
+                    // read late, after a suspension, arrives already expired).
+                    if case .rejected = reason { break }
                     return session
                 }
             }

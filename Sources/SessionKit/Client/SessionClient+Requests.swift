@@ -79,8 +79,17 @@ extension SessionClient {
         }
 
         logger.info("The access token was rejected; refreshing once and retrying", metadata: ["status": "\(response.statusCode)"])
-        let refreshed = try await refreshSession(reason: .rejected(accessToken: session.accessToken))
-        let (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
+        var refreshed = try await refreshSession(reason: .rejected(accessToken: session.accessToken))
+        var (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
+        if Self.rejectsToken(retryResponse, retryData), machine.lastIssuedAccessToken != refreshed.accessToken {
+            // That token came from the store (another process refreshed), not
+            // from the server just now: it may have expired long ago on a
+            // device whose clock cannot tell. Only a rejection of a token the
+            // server has just issued is its word (docs/PROTOCOL.md, "What each failure does").
+            logger.info("An adopted token was rejected too; refreshing from the server", metadata: ["status": "\(retryResponse.statusCode)"])
+            refreshed = try await refreshSession(reason: .rejected(accessToken: refreshed.accessToken))
+            (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
+        }
         guard Self.rejectsToken(retryResponse, retryData) else { return try Self.check(retryData, retryResponse) }
 
         // A freshly refreshed token rejected again. Only the gateway contract's
@@ -143,6 +152,7 @@ extension SessionClient {
         {
             logger.info("Estimated the server clock offset", metadata: ["seconds": "\(Int(machine.offset.seconds))"])
             if let current { apply(machine.rescheduled(current, now: now)) }
+            await recordMovedClockOffset()
         }
         // Back online only when the auth server itself answered (a captive portal answers anything).
         if isOffline, let current, !machine.isExpired(current, now: now), Origin.url(request.url, isIn: backend.origins) {

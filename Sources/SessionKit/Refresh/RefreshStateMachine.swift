@@ -59,6 +59,13 @@ struct RefreshStateMachine: Sendable {
     private(set) var degenerateSuccesses = 0
     /// No on-demand refresh before this local time.
     private(set) var notBefore: Date?
+    /// The local time `notBefore` was set at. A device clock set back (by a
+    /// person, or travel) would otherwise stretch a seconds-long wait into
+    /// hours of answering from the backoff; before this time, the wait is over.
+    private var notBeforeSetAt: Date?
+    /// The access token of the last refresh the server answered in this
+    /// process (not adopted from another): a rejection of it is the server's word.
+    private(set) var lastIssuedAccessToken: String?
     private var lastFailure: SessionError?
 
     init(configuration: Configuration) {
@@ -85,7 +92,7 @@ struct RefreshStateMachine: Sendable {
 
     /// Whether an on-demand refresh (``SessionClient/accessToken()``, a 401) may go out at `now`.
     func gate(now: Date) -> Gate {
-        guard let notBefore, now < notBefore else { return .open }
+        guard let notBefore, now < notBefore, !clockWentBack(now) else { return .open }
         if let lastFailure { return .failing(until: notBefore, error: lastFailure) }
         return .justRefreshed(until: notBefore)
     }
@@ -103,6 +110,7 @@ struct RefreshStateMachine: Sendable {
     /// growing backoff instead of following at once: otherwise such a server
     /// would be asked again in a tight loop.
     mutating func refreshSucceeded(with session: Session, now: Date, jitter: Double) -> Action {
+        lastIssuedAccessToken = session.accessToken
         let due = refreshDate(for: session) <= now || isExpired(session, now: now)
         guard due else { return sessionChanged(to: session, now: now) }
         let streak = degenerateSuccesses + 1
@@ -110,7 +118,7 @@ struct RefreshStateMachine: Sendable {
         degenerateSuccesses = streak
         // At least a second: a jitter of 0 must not turn the guard into a loop.
         let delay = max(1, configuration.backoff.delay(attempt: degenerateSuccesses, jitter: jitter))
-        notBefore = now.addingTimeInterval(delay)
+        wait(delay, from: now)
         return .retry(after: delay)
     }
 
@@ -124,7 +132,9 @@ struct RefreshStateMachine: Sendable {
     /// The app came to the foreground: timers may not have run while it was suspended.
     func resumed(session: Session, now: Date, offline: Bool) -> Action {
         if offline { return .refreshNow }
-        if failures > 0, let notBefore { return .retry(after: max(0, notBefore.timeIntervalSince(now))) }
+        if failures > 0, let notBefore {
+            return .retry(after: clockWentBack(now) ? 0 : max(0, notBefore.timeIntervalSince(now)))
+        }
         return schedule(session, now: now)
     }
 
@@ -159,7 +169,7 @@ struct RefreshStateMachine: Sendable {
     private mutating func backOff(_ error: SessionError, now: Date, jitter: Double) -> Action {
         failures += 1
         let delay = configuration.backoff.delay(attempt: failures, jitter: jitter, retryAfter: error.retryAfter)
-        notBefore = now.addingTimeInterval(delay)
+        wait(delay, from: now)
         lastFailure = error
         return .retry(after: delay)
     }
@@ -170,7 +180,18 @@ struct RefreshStateMachine: Sendable {
         firstRefusalAt = nil
         degenerateSuccesses = 0
         notBefore = nil
+        notBeforeSetAt = nil
         lastFailure = nil
+    }
+
+    private mutating func wait(_ delay: TimeInterval, from now: Date) {
+        notBefore = now.addingTimeInterval(delay)
+        notBeforeSetAt = now
+    }
+
+    /// Whether the device clock now reads earlier than when the wait began.
+    private func clockWentBack(_ now: Date) -> Bool {
+        notBeforeSetAt.map { now < $0 } ?? false
     }
 
     private func schedule(_ session: Session, now: Date) -> Action {

@@ -38,7 +38,7 @@ extension MinimalBackend {
     private func me(_ request: URLRequest) throws -> (Data, HTTPURLResponse) {
         let header = request.value(forHTTPHeaderField: "Authorization") ?? ""
         guard header.hasPrefix("Bearer "), accessTokens.contains(String(header.dropFirst(7))),
-            let claims = try? UnverifiedJWT(String(header.dropFirst(7))).claims, let exp = claims.exp,
+            let claims = Self.claims(of: String(header.dropFirst(7))), let exp = claims.exp,
             exp > clock.now, let email = claims.email
         else { return try failure(request, 401, code: endCode, message: "access token is not valid") }
         return try success(request, ["id": userIDs[email] ?? "", "email": email])
@@ -72,8 +72,22 @@ extension MinimalBackend {
         return (body, response)
     }
 
+    /// The claims of a token this backend issued; nil for anything else, which is answered 401.
+    private static func claims(of token: String) -> JWTClaims? {
+        do {
+            return try UnverifiedJWT(token).claims
+        } catch {
+            return nil  // not a JWT: refused as an invalid access token, not hidden
+        }
+    }
+
+    /// A JSON object body; anything else reads as an empty one, whose missing fields are answered 400/401.
     private func object(_ data: Data?) -> [String: Any] {
-        guard let data, let value = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
-        return value
+        guard let data else { return [:] }
+        do {
+            return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        } catch {
+            return [:]  // not JSON: answered like a body without the fields the route needs
+        }
     }
 }
