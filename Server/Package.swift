@@ -149,6 +149,7 @@ let package = Package(
             name: "SessionSimulation",
             dependencies: [
                 sessionKit, sessionKitTesting, "SessionServer", sessionCore, "SessionKitFaultProxy",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -58,6 +58,7 @@ public struct ChaosSimulation: Sendable {
         configuration.tokenRequestsPerMinutePerIP = 10_000_000
         configuration.passwordSignInsPerMinutePerEmail = 10_000
         configuration.gatewayRequestsPerMinutePerUser = 10_000_000
+        configuration.recoversUnsavedSuccessors = parameters.successorRecovery
         let logger = {
             var logger = Logger(label: "sessionkit-simulation")
             logger.logLevel = .critical

@@ -45,6 +45,11 @@ public struct SimulationParameters: Sendable {
     /// Whether requests meet the intermediaries' answers too (a proxy's HTML 401/403,
     /// an API gateway's "Invalid API key", a captive portal, a redirect, a slow body).
     public var intermediaryFaults = false
+    /// Whether the servers hand a never-used successor to a client that lost
+    /// it (ours do). Off, they behave like backends without that recovery:
+    /// a lost rotation answer presented after the grace ends the family, and
+    /// such logouts are allowed but counted apart (`lostAnswerLogouts`).
+    public var successorRecovery = true
     /// A deliberate defect, to show the invariants catch one (nil in real runs).
     public var sabotage: HarnessSabotage?
 

@@ -32,8 +32,10 @@ public struct SimulationReport: Sendable {
     public var endedLives: [LifeReport] { lives.filter { $0.ending != nil } }
 
     public var invariants: [Invariant] {
-        let ended = endedLives
-        let wrongExpiry = lives.filter { $0.sessionExpiredEvents != ($0.ending == nil ? 0 : 1) }.count
+        let ended = lives.filter(\.expectsOneExpiry)
+        let byLostAnswer = ended.filter { $0.ending == nil }.count
+        let endedName = byLostAnswer == 0 ? "\(ended.count) ended lives" : "\(ended.count) ended lives (\(byLostAnswer) by a lost answer)"
+        let wrongExpiry = lives.filter { $0.sessionExpiredEvents != ($0.expectsOneExpiry ? 1 : 0) }.count
         func sum(_ key: KeyPath<LifeReport, Int>) -> Int { lives.reduce(0) { $0 + $1[keyPath: key] } }
         return [
             Invariant(name: "spurious logouts (signed out while the server held the family)", required: "0",
@@ -46,7 +48,7 @@ public struct SimulationReport: Sendable {
                       measured: sum(\.unauthorizedWhileValid), holds: sum(\.unauthorizedWhileValid) == 0),
             Invariant(name: "requests answered notSignedIn while the session lived", required: "0",
                       measured: sum(\.notSignedInWhileLive), holds: sum(\.notSignedInWhileLive) == 0),
-            Invariant(name: "sessionExpired events in \(ended.count) ended lives", required: "\(ended.count) (1 each)",
+            Invariant(name: "sessionExpired events in \(endedName)", required: "\(ended.count) (1 each)",
                       measured: ended.reduce(0) { $0 + $1.sessionExpiredEvents }, holds: wrongExpiry == 0),
             Invariant(name: "ended lives still signed in at relaunch", required: "0",
                       measured: sum(\.signedInAfterEnd), holds: sum(\.signedInAfterEnd) == 0),
@@ -72,7 +74,8 @@ public struct SimulationReport: Sendable {
         var lines: [String] = []
         let days = lives.reduce(0) { $0 + $1.simulatedDays }
         lines.append("SessionKit chaos simulation — \(lives.count) lives, \(Int(parameters.days)) days, seed \(parameters.seed)"
-            + (parameters.intermediaryFaults ? ", adversarial" : "") + (parameters.sabotage.map { ", sabotage \($0.name)" } ?? ""))
+            + (parameters.intermediaryFaults ? ", adversarial" : "") + (parameters.successorRecovery ? "" : ", no successor recovery")
+            + (parameters.sabotage.map { ", sabotage \($0.name)" } ?? ""))
         lines.append(String(format: "simulated %.0f app-days in %.1f s wall", days, wallSeconds))
         lines.append("")
         lines.append("| invariant | required | measured | |")
@@ -87,9 +90,13 @@ public struct SimulationReport: Sendable {
         lines.append("| ended lives | \(endedLives.count) (\(endings.joined(separator: ", "))) |")
         lines.append("| app requests (transient failures shown to the app) | \(sum(\.requests)) (\(sum(\.requestFailuresTransient))) |")
         lines.append("| HTTP requests through the fault proxy | \(sum(\.transportRequests)) |")
+        lines.append("| of which met no fault and timed out all the same (a busy machine; a disruption like a fault) | \(sum(\.timeoutsWithoutFault)) |")
         lines.append("| refreshes / adopted from the other process | \(sum(\.refreshes)) / \(sum(\.adoptions)) |")
         lines.append("| relaunches from the store | \(sum(\.relaunches)) |")
         lines.append("| server refresh outcomes | \(serverRefreshOutcomes.summary) |")
+        if !parameters.successorRecovery {
+            lines.append("| logouts a lost rotation answer explains (allowed without successor recovery) | \(sum(\.lostAnswerLogouts)) in \(lives.filter { $0.lostAnswerLogouts > 0 }.count) lives |")
+        }
         lines.append("| kills that fired: background / mid-refresh, rotation committed / mid-refresh, not committed / mid-write | \(sum(\.backgroundKills)) / \(sum(\.midRefreshKills)) / \(sum(\.midRefreshKillsNotCommitted)) / \(sum(\.midWriteKills)) |")
         lines.append("| extension runs sharing the store | \(sum(\.extensionRuns)) |")
         lines.append("| offline windows (2 min – 3 days) | \(sum(\.offlineWindows)) |")

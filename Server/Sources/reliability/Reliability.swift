@@ -20,9 +20,13 @@ struct Reliability: AsyncParsableCommand {
     @Option(help: "Probability that a request meets an injected fault.") var faultRate = 0.08
     @Flag(help: "Clocks off by days and changed mid-life, answers without Date, and intermediaries' answers (proxy HTML 401/403, Invalid API key, captive portal, redirect).")
     var adversarial = false
+    @Flag(help: "Run the servers without successor recovery, as backends without it: logouts a lost rotation answer explains are allowed and counted apart.")
+    var noSuccessorRecovery = false
     @Option(help: "Plant this defect; the run succeeds only if an invariant catches it (see --list-sabotages).")
     var sabotage: String?
     @Flag(help: "List the defects --sabotage can plant, and exit.") var listSabotages = false
+    @Option(help: "Write the last steps of every failing life to this file (a failure that happens only under load does not replay alone).")
+    var traceFile: String?
 
     func run() async throws {
         if listSabotages {
@@ -34,6 +38,7 @@ struct Reliability: AsyncParsableCommand {
         parameters.usesPerDay = usesPerDay
         parameters.faultRate = faultRate
         if adversarial { parameters.makeAdversarial() }
+        parameters.successorRecovery = !noSuccessorRecovery
         if let sabotage {
             guard let planted = HarnessSabotage(name: sabotage) else {
                 throw ValidationError("No sabotage called \(sabotage); --list-sabotages lists them.")
@@ -48,6 +53,7 @@ struct Reliability: AsyncParsableCommand {
             }
         }
         print(report.table)
+        if let traceFile { try writeTraces(of: report, to: traceFile) }
         if let planted = parameters.sabotage {
             // A sabotaged run proves the harness: it must break an invariant.
             if report.holds {
@@ -58,5 +64,15 @@ struct Reliability: AsyncParsableCommand {
             return
         }
         if !report.holds { throw ExitCode.failure }
+    }
+
+    private func writeTraces(of report: SimulationReport, to path: String) throws {
+        var text = ""
+        for life in report.failingLives {
+            text += "== life \(life.index) (seed \(life.seed)): \(life.violations.joined(separator: "; "))\n"
+            text += life.trace.joined(separator: "\n") + "\n\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        print("traces of \(report.failingLives.count) failing lives: \(path)")
     }
 }

@@ -44,12 +44,17 @@ struct AdversarialChaosTests {
 
     @Test func theAdversarialWorldKeepsEveryInvariant() async throws {
         let report = try await ChaosSimulation(parameters: Self.parameters(lives: 48, seed: 20_261_123)).run()
+        Self.expectEveryInvariant(report, replay: "reliability --adversarial --days 10 --seed 20261123")
+    }
+
+    /// Prints the table and records each broken invariant and failing life, with the command that replays it.
+    static func expectEveryInvariant(_ report: SimulationReport, replay: String) {
         print(report.table)
         for invariant in report.invariants {
             #expect(invariant.holds, "\(invariant.name): required \(invariant.required), measured \(invariant.measured)")
         }
         for life in report.failingLives.prefix(10) {
-            Issue.record("life \(life.index) (replay: reliability --adversarial --days 10 --seed 20261123 --life \(life.index)): \(life.violations)")
+            Issue.record("life \(life.index) (replay: \(replay) --life \(life.index)): \(life.violations)")
         }
     }
 }
@@ -68,5 +73,10 @@ struct ChaosSimulationSabotageTests {
         let report = try await ChaosSimulation(parameters: parameters).run()
         #expect(!report.holds, "sabotage \(sabotage.name) went undetected:\n\(report.table)")
         print("sabotage \(sabotage.name): caught by \(report.broken.joined(separator: "; "))")
+        // Each failing life carries its last steps (`reliability --trace-file`), and no token in them.
+        for life in report.failingLives {
+            #expect(life.trace.count > 2, "life \(life.index) failed without a trace")
+            #expect(!life.trace.contains { $0.contains("eyJ") }, "life \(life.index)'s trace shows a JWT")
+        }
     }
 }

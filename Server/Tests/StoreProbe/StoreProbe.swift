@@ -19,6 +19,8 @@ import SessionKit
 /// - `store-probe token DIR SERVER_URL`: restores the session in `DIR`,
 ///   asks for an access token, prints one JSON line (a fingerprint of the
 ///   token, never the token; how many refreshes this process made; an error).
+/// - `store-probe live DIR SERVER_URL [SABOTAGE]`: an app process that asks
+///   for tokens until it is killed (`LiveLoop.swift`).
 @main
 struct StoreProbe {
     static func main() async {
@@ -26,11 +28,14 @@ struct StoreProbe {
         switch arguments.first {
         case "write-loop" where arguments.count == 2:
             await writeLoop(directory: URL(fileURLWithPath: arguments[1]))
+        case "live" where arguments.count == 3 || arguments.count == 4:
+            guard let url = URL(string: arguments[2]) else { fail("not a URL: \(arguments[2])") }
+            await live(directory: URL(fileURLWithPath: arguments[1]), server: url, sabotage: arguments.dropFirst(3).first)
         case "token" where arguments.count == 3:
             guard let url = URL(string: arguments[2]) else { fail("not a URL: \(arguments[2])") }
             await token(directory: URL(fileURLWithPath: arguments[1]), server: url)
         default:
-            fail("usage: store-probe write-loop DIR | store-probe token DIR SERVER_URL")
+            fail("usage: store-probe write-loop DIR | store-probe token DIR SERVER_URL | store-probe live DIR SERVER_URL [SABOTAGE]")
         }
     }
 

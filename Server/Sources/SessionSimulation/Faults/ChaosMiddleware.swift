@@ -36,15 +36,21 @@ public struct ChaosMiddleware: TransportMiddleware {
         }
         network.begin()
         defer { network.end() }
-        Self.checkBearer(request, network: network, serverNow: serverClock.now)
+        let serverNow = serverClock.now
+        let bearer = Self.bearer(request)
+        if case .jwt(let exp?) = bearer { network.sentToken(expiringAt: exp, serverNow: serverNow, by: process) }
 
         var request = request
-        if Self.isRefresh(request), process.takeRefreshKill() {
+        let presented = Self.presentedRefreshToken(request)
+        let sent = Self.describe(request, presented: presented, bearer: bearer, serverNow: serverNow)
+        if presented != nil, process.takeRefreshKill() {
+            network.trace.note("\(process.label) \(sent), killed mid-refresh")
             // Killed while the refresh is on the wire: the server rotates and
             // commits, the answer is cut off, and the process is gone before it
             // could have read it. (A reset rather than a lost response: the
             // process is dead either way, and a reset costs no timeout.)
             network.countKillReset()
+            if let presented { network.answers.lost(presenting: presented) }
             request.setValue(ProxyFault.resetMidResponse.name, forHTTPHeaderField: FaultProxy.faultHeader)
             do { _ = try await next(request) } catch {}
             process.kill()
@@ -63,26 +69,77 @@ public struct ChaosMiddleware: TransportMiddleware {
         do {
             answer = try await next(request)
         } catch {
+            network.trace.note("\(process.label) \(sent)\(drawn.map { " [\($0.rawValue)]" } ?? "") failed: \(error)")
             if let drawn, (error as? URLError)?.code == .cancelled || error is CancellationError {
                 network.countCancelledDraw(drawn)
             }
+            if drawn == nil, (error as? URLError)?.code == .timedOut { network.timedOutWithoutFault() }
+            // Any failure after sending (a fault, a timeout on a busy machine) may hide a committed rotation.
+            if let presented { network.answers.lost(presenting: presented) }
             throw error
         }
-        network.answered()
+        network.answered(process)
+        network.trace.note(
+            "\(process.label) \(sent)\(drawn.map { " [\($0.rawValue)]" } ?? "") answered \(answer.1.statusCode)"
+                + (answer.1.statusCode >= 400 ? " \(String(decoding: answer.0.prefix(120), as: UTF8.self))" : ""))
+        if let presented { Self.noteRefreshAnswer(answer, drawn: drawn, presented: presented, network: network) }
         return answer
     }
 
-    /// A client that knows the server's clock never sends an access token the
-    /// server already considers expired (it refreshes a leeway before `exp`).
-    static func checkBearer(_ request: URLRequest, network: DeviceNetwork, serverNow: Date) {
-        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer ") else { return }
-        let claims: JWTClaims
-        do {
-            claims = try UnverifiedJWT(String(header.dropFirst(7))).claims
-        } catch {
-            return  // not a JWT: nothing to compare
+    /// What a refresh's answer tells about its rotation (see `RotationAnswers`).
+    static func noteRefreshAnswer(
+        _ answer: (Data, HTTPURLResponse), drawn: Fault?, presented: String, network: DeviceNetwork
+    ) {
+        let (body, response) = answer
+        if drawn?.mayLoseACommittedAnswer == true {
+            network.answers.lost(presenting: presented)
+        } else if drawn == nil, response.statusCode == 200 {
+            network.answers.delivered(presenting: presented)
+        } else if drawn == nil, String(decoding: body, as: UTF8.self).contains(GoTrueErrorCode.refreshTokenAlreadyUsed.rawValue) {
+            network.answers.reuseAnswered(presenting: presented)
         }
-        if let exp = claims.exp { network.sentToken(expiringAt: exp, serverNow: serverNow) }
+    }
+
+    /// The refresh token a refresh request presents; nil for any other request.
+    static func presentedRefreshToken(_ request: URLRequest) -> String? {
+        guard isRefresh(request), let body = request.httpBody else { return nil }
+        do {
+            return try JSONDecoder().decode(RefreshTokenRequest.self, from: body).refreshToken
+        } catch {
+            return nil  // not our body: nothing to trace
+        }
+    }
+
+    /// A request as the trace shows it: method, path, the refresh token's short
+    /// hash, and how long the bearer token had left on the server's clock.
+    static func describe(_ request: URLRequest, presented: String?, bearer: Bearer, serverNow: Date) -> String {
+        var text = "\(request.httpMethod ?? "GET") \(request.url?.path ?? "?")"
+        if let presented { text += " refresh presenting \(LifeTrace.short(presented))" }
+        switch bearer {
+        case .jwt(let exp?): text += String(format: " bearer expires in %.0f s", exp.timeIntervalSince(serverNow))
+        case .notAJWT: text += " bearer not a JWT"
+        case .none, .jwt(nil): break
+        }
+        return text
+    }
+
+    /// What a request's `Authorization: Bearer` carries, read once per request:
+    /// the trace shows it, and the expired-token invariant checks it (a client
+    /// that knows the server's clock never sends a token the server already
+    /// considers expired; it refreshes a leeway before `exp`).
+    enum Bearer {
+        case none
+        case notAJWT
+        case jwt(exp: Date?)
+    }
+
+    static func bearer(_ request: URLRequest) -> Bearer {
+        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer ") else { return .none }
+        do {
+            return .jwt(exp: try UnverifiedJWT(String(header.dropFirst(7))).claims.exp)
+        } catch {
+            return .notAJWT  // nothing to compare
+        }
     }
 
     static func isRefresh(_ request: URLRequest) -> Bool {

@@ -15,9 +15,14 @@ public final class DeviceNetwork: @unchecked Sendable {
     private var cancelledDraws: [Fault: Int] = [:]
     private var requests = 0
     private let menu: [Fault]
-    private var clockKnowable: Bool
+    /// The processes that know the server's clock: each learns it from an
+    /// answer with `Date`, or from a record a knowing process wrote.
+    private var knowing: Set<String> = []
+    /// Whether the store's record carries the current offset.
+    private var storeKnows: Bool
     private var expiredSent = 0
     private var disrupted = 0
+    private var cleanTimeouts = 0
 
     /// - Parameters:
     ///   - faultRate: the probability that a request meets a fault.
@@ -27,26 +32,44 @@ public final class DeviceNetwork: @unchecked Sendable {
         self.generator = SplitMix64(seed: seed)
         self.faultRate = faultRate
         self.menu = menu
-        self.clockKnowable = sendsDate
+        // Sign-up's answer carries the `Date` its record is stamped with.
+        self.storeKnows = sendsDate
         self.sendsDate = sendsDate
     }
 
     /// Whether the server's answers carry `Date`.
     public let sendsDate: Bool
 
-    /// Access tokens the server already considered expired, sent while the
-    /// client could have known (answers carried `Date`, no clock change since the last).
+    /// The refresh answers this device lost, to trace a logout on a server without successor recovery.
+    let answers = RotationAnswers()
+
+    /// The life's last steps, for a failure that does not replay alone.
+    let trace = LifeTrace()
+
+    /// Access tokens the server already considered expired, sent by a process
+    /// that could have known: it had an answer with `Date` since the last
+    /// clock change, or restored a record a knowing process wrote since.
+    /// Per process: one process's answer does not teach another, which reads
+    /// the store only when it refreshes.
     public var expiredTokensSent: Int { lock.withLock { expiredSent } }
 
-    /// The device clock was changed: until the next answer, the client's estimate may be stale.
-    func clockChanged() { lock.withLock { clockKnowable = false } }
+    /// The device clock was changed: every estimate, and the store's, may be stale.
+    func clockChanged() { lock.withLock { knowing.removeAll(); storeKnows = false } }
 
-    /// An answer arrived: its `Date` (if any) tells the client the server's clock again.
-    func answered() { lock.withLock { if sendsDate { clockKnowable = true } } }
+    /// A process launched and restored the store: it knows what the record knows.
+    func launched(_ process: SimulatedProcess) {
+        lock.withLock { if storeKnows { knowing.insert(process.label) } }
+    }
 
-    /// Counts a request whose access token had expired on the server's clock, if the client could have known.
-    func sentToken(expiringAt exp: Date, serverNow: Date) {
-        lock.withLock { if clockKnowable, exp <= serverNow { expiredSent += 1 } }
+    /// An answer arrived: its `Date` (if any) tells this process the server's clock again.
+    func answered(_ process: SimulatedProcess) { lock.withLock { if sendsDate { knowing.insert(process.label) } } }
+
+    /// A process wrote the record, stamped with its own estimate.
+    func saved(by process: SimulatedProcess) { lock.withLock { storeKnows = knowing.contains(process.label) } }
+
+    /// Counts a request whose access token had expired on the server's clock, if its process could have known.
+    func sentToken(expiringAt exp: Date, serverNow: Date, by process: SimulatedProcess) {
+        lock.withLock { if knowing.contains(process.label), exp <= serverNow { expiredSent += 1 } }
     }
 
     public var isOffline: Bool {
@@ -78,6 +101,14 @@ public final class DeviceNetwork: @unchecked Sendable {
     /// Every fault injected, request refused while offline and kill reset on
     /// this device so far: what can explain a transient failure.
     public var disruptions: Int { lock.withLock { disrupted } }
+
+    /// Requests that met no fault and still timed out: the machine was too
+    /// busy to answer within the simulated apps' 1 s timeout. A disruption
+    /// like any other (the SDK rightly calls it a network failure), counted
+    /// apart so a rise shows.
+    public var timeoutsWithoutFault: Int { lock.withLock { cleanTimeouts } }
+
+    func timedOutWithoutFault() { lock.withLock { cleanTimeouts += 1; disrupted += 1 } }
 
     /// A request refused because the device is offline.
     func refusedOffline() { lock.withLock { disrupted += 1 } }

@@ -47,6 +47,15 @@ public enum Fault: String, CaseIterable, Sendable, Hashable {
         .garbledBody, .lostResponse,
     ]
 
+    /// Whether the server may have handled the request (a rotation committed)
+    /// while its answer does not reach the client whole, or only too slowly.
+    var mayLoseACommittedAnswer: Bool {
+        switch self {
+        case .resetMidResponse, .truncatedBody, .garbledBody, .lostResponse, .trickleBody: true
+        default: false
+        }
+    }
+
     /// What the proxy does; nil for `refused`, which never reaches the proxy.
     var proxyFault: ProxyFault? {
         switch self {

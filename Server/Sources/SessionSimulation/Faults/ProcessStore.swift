@@ -8,11 +8,18 @@ public struct ProcessStore: SessionStore {
     let base: FileSessionStore
     let process: SimulatedProcess
     let dropsWrites: Bool
+    /// The device: where a save that dies is written down (see `RotationAnswers`), the trace, the clock's knowledge.
+    let network: DeviceNetwork?
 
     public init(directory: URL, process: SimulatedProcess, dropsWrites: Bool = false) {
+        self.init(directory: directory, process: process, dropsWrites: dropsWrites, network: nil)
+    }
+
+    init(directory: URL, process: SimulatedProcess, dropsWrites: Bool, network: DeviceNetwork?) {
         self.base = FileSessionStore(directory: directory)
         self.process = process
         self.dropsWrites = dropsWrites
+        self.network = network
     }
 
     public func load() async throws(SessionStoreError) -> StoredSession? {
@@ -21,10 +28,19 @@ public struct ProcessStore: SessionStore {
     }
 
     public func save(_ session: StoredSession) async throws(SessionStoreError) {
-        if process.takeSaveKill() { throw .writeFailed("the process was killed before the rename") }
-        if process.isDead { throw .writeFailed("the process was killed") }
+        if process.takeSaveKill() {
+            network?.trace.note("\(process.label) killed mid-write saving refresh \(LifeTrace.short(session.refreshToken))")
+            network?.answers.unsavedSave(of: session.refreshToken)
+            throw .writeFailed("the process was killed before the rename")
+        }
+        if process.isDead {
+            network?.answers.unsavedSave(of: session.refreshToken)
+            throw .writeFailed("the process was killed")
+        }
         if dropsWrites { return }
         try await base.save(session)
+        network?.saved(by: process)
+        network?.trace.note("\(process.label) saved refresh \(LifeTrace.short(session.refreshToken))")
     }
 
     public func clear() async throws(SessionStoreError) {

@@ -11,7 +11,12 @@ public final class SimulatedProcess: @unchecked Sendable {
     private var refreshKillFired = false
     private var saveKillFired = false
 
-    public init() {}
+    /// Who this process is in a life's trace ("app 3", "extension 4").
+    public let label: String
+
+    public init(label: String = "process") {
+        self.label = label
+    }
 
     public var isDead: Bool { lock.withLock { dead } }
 

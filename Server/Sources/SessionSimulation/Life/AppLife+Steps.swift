@@ -13,7 +13,10 @@ import SessionServer
 extension AppLife {
     /// A new process of the app (or extension) on the shared store directory.
     func launch(validation: SessionClientConfiguration.LaunchValidation = .blocking) -> AppProcess {
-        let process = SimulatedProcess()
+        launches += 1
+        let process = SimulatedProcess(label: "\(validation == .skip ? "extension" : "app") \(launches)")
+        trace.note("\(process.label) launched")
+        network.launched(process)
         var middlewares: [any TransportMiddleware] = [
             ChaosMiddleware(network: network, process: process, proxy: world.proxy, serverClock: world.serverClock)
         ]
@@ -25,7 +28,8 @@ extension AppLife {
         let configuration = SessionClientConfiguration(
             backend: .goTrue(url: world.proxy.url, apiKey: "anon-key"),
             store: ProcessStore(
-                directory: directory, process: process, dropsWrites: parameters.sabotage == .storeDropsWrites),
+                directory: directory, process: process, dropsWrites: parameters.sabotage == .storeDropsWrites,
+                network: network),
             clock: deviceClock, transport: transport, launchValidation: validation,
             jitter: .seeded(random.next()), automaticRefresh: true, logger: world.logger)
         let client = SessionClient(configuration: configuration, sabotage: parameters.sabotage?.clientDefect)
@@ -53,6 +57,7 @@ extension AppLife {
             report.relaunches += 1
             await restore(relaunched)
         } else if let app {
+            trace.note("\(app.process.label) resumed")
             await app.client.resume()
         }
         await settle()
@@ -88,6 +93,7 @@ extension AppLife {
         // fired (no refresh reached the wire, no save began) was a plain kill.
         if random.chance(parameters.midRefreshKillChance) {
             let before = try await activeTokenHash()
+            trace.note("\(app.process.label) to be killed during its next refresh")
             app.process.killDuringNextRefresh()
             await Self.forceRefresh(app.client)
             await app.kill()
@@ -101,6 +107,7 @@ extension AppLife {
                 report.midRefreshKillsNotCommitted += 1
             }
         } else if random.chance(parameters.midWriteKillChance) {
+            trace.note("\(app.process.label) to be killed during its next save")
             app.process.killDuringNextSave()
             await Self.forceRefresh(app.client)
             await app.kill()
@@ -139,6 +146,7 @@ extension AppLife {
     }
 
     func record(_ outcome: RequestOutcome) async throws {
+        trace.note("app request: \(outcome)")
         report.requests += 1
         noteDisruptions()
         switch outcome {
@@ -208,6 +216,9 @@ extension AppLife {
     /// Ends the session for real, the way this life's ending says.
     func endSession() async throws {
         await settle()
+        // Before the ending deletes or revokes the family's rows.
+        try await traceReuse()
+        trace.note("the session ends for real: \(report.ending?.rawValue ?? "none")")
         switch report.ending {
         case .idle?:
             background(random.uniform(31...40) * 86_400)
@@ -233,6 +244,7 @@ extension AppLife {
     /// The app is killed one last time and relaunched on a clean network: a
     /// life that is not over must come back signed in, an ended one must not.
     func finalCheck() async throws {
+        trace.note("final relaunch on a clean network")
         network.isOffline = false
         network.setFaultRate(0)
         if let app {
@@ -250,11 +262,16 @@ extension AppLife {
         await settle()
         await last.exit()
 
-        if let sessionID, let record = try await world.server.store.session(id: sessionID), record.revokedReason == "reuse" {
-            report.reuseDetections += 1
-        }
         let counts = tally.snapshot
-        report.spuriousLogouts = counts.logouts
+        try await traceReuse()
+        switch reuseExplainedByLostAnswer {
+        case true?:
+            // Without successor recovery, the server itself ends a family whose answer was lost.
+            report.lostAnswerLogouts = max(1, counts.logouts)
+        case false?: report.reuseDetections += 1
+        case nil: break
+        }
+        report.spuriousLogouts = report.lostAnswerLogouts > 0 ? 0 : counts.logouts
         report.sessionExpiredEvents = counts.expired
         report.refreshes = counts.refreshes
         report.adoptions = counts.adoptions
@@ -264,7 +281,9 @@ extension AppLife {
         report.cancelledFaultDraws = network.cancelledFaultDraws
         report.expiredTokensSent = network.expiredTokensSent
         report.transportRequests = network.requestCount
+        report.timeoutsWithoutFault = network.timeoutsWithoutFault
         report.simulatedDays = elapsed / 86_400
+        if !report.violations.isEmpty { report.trace = trace.text }
     }
 }
 

@@ -18,7 +18,7 @@ final class AppLife {
     let deviceClock: ManualClock
     let network: DeviceNetwork
     let directory: URL
-    let tally = EventTally()
+    let tally: EventTally
     let hasExtension: Bool
     let endsAt: Double?
     var report: LifeReport
@@ -35,6 +35,11 @@ final class AppLife {
     let email: String
     let password = "sim-password-9"
     var sessionID: String?
+    /// Set once the server revoked the family for reuse: whether a lost answer explains it.
+    var reuseExplainedByLostAnswer: Bool?
+    /// Processes launched so far (names them in the trace).
+    var launches = 0
+    var trace: LifeTrace { network.trace }
 
     init(index: Int, parameters: SimulationParameters, world: SimulationWorld) {
         let seed = SplitMix64.lifeSeed(runSeed: parameters.seed, life: index)
@@ -49,6 +54,7 @@ final class AppLife {
         self.network = DeviceNetwork(
             seed: random.next(), faultRate: parameters.faultRate,
             menu: parameters.intermediaryFaults ? Fault.allCases : Fault.classic, sendsDate: sendsDate)
+        self.tally = EventTally(trace: network.trace)
         self.hasExtension = random.chance(parameters.extensionShare)
         var ending: Ending?
         var endsAt: Double?
@@ -61,6 +67,8 @@ final class AppLife {
         self.email = "life\(index)-\(seed)@sim.test"
         self.directory = Self.storageRoot.appendingPathComponent("sessionkit-sim-\(seed)-\(UUID().uuidString)", isDirectory: true)
         self.report = LifeReport(index: index, seed: seed, ending: ending)
+        network.trace.watch(device: deviceClock, server: world.serverClock)
+        trace.note("life \(index): device clock \(String(format: "%+.0f", skew)) s off, Date \(sendsDate ? "sent" : "not sent"), extension \(hasExtension), ending \(ending?.rawValue ?? "none")\(endsAt.map { String(format: " at day %.3f", $0 / 86_400) } ?? "")")
     }
 
     /// Runs the whole life and reports it.
@@ -81,15 +89,18 @@ final class AppLife {
             if random.chance(parameters.clockChangeChance) {
                 // A person sets the phone's clock, or travels: hours either way, while the app is suspended.
                 deviceClock.set(to: deviceClock.now.addingTimeInterval(random.uniform(-12 * 3600...12 * 3600)))
+                trace.note("device clock changed")
                 network.clockChanged()
                 report.clockChanges += 1
             }
             if !ended, random.chance(parameters.offlineChance) {
                 offlineUntil = elapsed + random.logUniform(120...(3 * 86_400))
+                trace.note(String(format: "offline until day %.4f", offlineUntil / 86_400))
                 report.offlineWindows += 1
             }
             network.isOffline = elapsed < offlineUntil
             if let app, random.chance(parameters.backgroundKillChance) {
+                trace.note("\(app.process.label) killed in the background")
                 await app.kill()
                 self.app = nil
                 report.backgroundKills += 1
@@ -114,7 +125,9 @@ final class AppLife {
     func background(_ seconds: Double) {
         guard seconds > 0 else { return }
         noteDisruptions()
+        trace.note(String(format: "suspended for %.0f s", seconds))
         elapsed += seconds
+        trace.advance(to: elapsed)
         world.serverClock.set(to: world.serverClock.now.addingTimeInterval(seconds))
         deviceClock.set(to: deviceClock.now.addingTimeInterval(seconds))
     }
@@ -122,7 +135,9 @@ final class AppLife {
     /// Time passes in the foreground: timers due by then fire, and their
     /// requests finish before the simulation moves on.
     func foreground(_ seconds: Double) async {
+        trace.note(String(format: "foreground for %.0f s", seconds))
         elapsed += seconds
+        trace.advance(to: elapsed)
         world.serverClock.set(to: world.serverClock.now.addingTimeInterval(seconds))
         await deviceClock.advance(by: seconds)
         await settle()

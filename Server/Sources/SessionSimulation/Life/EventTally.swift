@@ -12,11 +12,17 @@ final class EventTally: @unchecked Sendable {
     private(set) var sessionExpired = 0
     private(set) var refreshes = 0
     private(set) var adoptions = 0
+    private let trace: LifeTrace
+
+    init(trace: LifeTrace) {
+        self.trace = trace
+    }
 
     /// Marks the moment the session is genuinely ended on the server.
     func markEnded() { lock.withLock { ended = true } }
 
     func record(_ event: SessionEvent, from process: SimulatedProcess) {
+        trace.note("\(process.label) event \(Self.describe(event))")
         lock.withLock {
             switch event {
             case .sessionExpired:
@@ -28,6 +34,22 @@ final class EventTally: @unchecked Sendable {
             case .adoptedStoredSession: adoptions += 1
             case .signedIn, .refreshFailed, .persistenceFailed, .offline, .online: break
             }
+        }
+    }
+
+    /// An event as the trace shows it: no token, only its short hash.
+    static func describe(_ event: SessionEvent) -> String {
+        func session(_ session: Session) -> String {
+            "refresh \(LifeTrace.short(session.refreshToken)), access expires \(session.expiresAt.timeIntervalSince1970)"
+        }
+        switch event {
+        case .signedIn(let value): return "signedIn(\(session(value)))"
+        case .tokenRefreshed(let value): return "tokenRefreshed(\(session(value)))"
+        case .adoptedStoredSession(let value): return "adoptedStoredSession(\(session(value)))"
+        case .refreshFailed(let error, let willRetry): return "refreshFailed(\(error), willRetry: \(willRetry))"
+        case .sessionExpired(let message): return "sessionExpired(\(message))"
+        case .persistenceFailed(let error): return "persistenceFailed(\(error))"
+        case .signedOut, .offline, .online: return "\(event)"
         }
     }
 

@@ -13,6 +13,8 @@ enum RunSize {
     static var crashSeed: UInt64 { UInt64(integer("SESSIONKIT_CRASH_SEED", default: 20_261_122)) }
     /// `SESSIONKIT_EXPIRIES`: access token expiries the shared store goes through (CI 3, full 100+).
     static var expiries: Int { integer("SESSIONKIT_EXPIRIES", default: 3) }
+    /// `SESSIONKIT_PROCESS_CHAOS_KILLS`: kill rounds per life in `ProcessChaosTests` (CI 20).
+    static var processChaosKills: Int { integer("SESSIONKIT_PROCESS_CHAOS_KILLS", default: 20) }
     /// `SESSIONKIT_PROBES`: processes sharing the store at each expiry (at least 8).
     static var probes: Int { integer("SESSIONKIT_PROBES", default: 8) }
 }

@@ -1,0 +1,56 @@
+import Crypto
+import Foundation
+
+/// Which refresh answers one device lost, so a logout on a server without
+/// successor recovery can be traced to its cause (docs/RELIABILITY.md,
+/// "Without successor recovery").
+///
+/// Such a server treats a lost rotation answer as theft: the client holds
+/// only the rotated-out token, presents it after the grace, and the family is
+/// revoked. That logout is the server's choice, not the client's defect, but
+/// only if the answer really was lost. So the device writes down, by SHA-256
+/// (the form the server stores), every refresh token whose answer did not
+/// reach the client whole (a fault that lets the server commit, a timeout, a
+/// kill) and every received token whose save died with its process; a clean
+/// 200 for a token takes it off the list again. A client that re-presents a
+/// token whose successor it had received and saved is not covered by either.
+final class RotationAnswers: @unchecked Sendable {
+    // `@unchecked`: every property is only touched under `lock`.
+    private let lock = NSLock()
+    private var lostFor: Set<String> = []
+    private var unsaved: Set<String> = []
+    private var reused: [String] = []
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The answer to a refresh presenting `token` may have been committed and never arrived whole.
+    func lost(presenting token: String) { lock.withLock { _ = lostFor.insert(Self.hash(token)) } }
+
+    /// A clean 200 for `token` reached the client: it holds the successor now.
+    func delivered(presenting token: String) { lock.withLock { _ = lostFor.remove(Self.hash(token)) } }
+
+    /// `token` was received but its save died with the process.
+    func unsavedSave(of token: String) { lock.withLock { _ = unsaved.insert(Self.hash(token)) } }
+
+    /// The server answered `refresh_token_already_used` to a refresh presenting `token`.
+    func reuseAnswered(presenting token: String) { lock.withLock { reused.append(Self.hash(token)) } }
+
+    /// Whether one of the tokens the server called reused is explained by a
+    /// lost answer: its own answer was lost, or its successor (`successorOf`,
+    /// from the server's rows) was received and never saved.
+    func explainsReuse(successorOf: (String) -> String?) -> Bool {
+        let snapshot: (lost: Set<String>, unsaved: Set<String>, reused: [String]) = lock.withLock {
+            (lostFor, unsaved, reused)
+        }
+        return snapshot.reused.contains { hash in
+            if snapshot.lost.contains(hash) { return true }
+            guard let successor = successorOf(hash) else { return false }
+            return snapshot.unsaved.contains(successor)
+        }
+    }
+
+    /// Whether the server answered `refresh_token_already_used` on this device at all.
+    var sawReuse: Bool { lock.withLock { !reused.isEmpty } }
+}
