@@ -39,6 +39,7 @@ public struct ProcessStore: SessionStore {
         }
         if dropsWrites { return }
         try await base.save(session)
+        network?.answers.savedSave(of: session.refreshToken)
         network?.saved(by: process)
         network?.trace.note("\(process.label) saved refresh \(LifeTrace.short(session.refreshToken))")
     }

@@ -13,12 +13,17 @@ import Foundation
 /// reach the client whole (a fault that lets the server commit, a timeout, a
 /// kill) and every received token whose save died with its process; a clean
 /// 200 for a token takes it off the list again. A client that re-presents a
-/// token whose successor it had received and saved is not covered by either.
+/// token whose successor it had received and saved is not covered by either:
+/// a saved successor outweighs a lost answer, because a client that rereads
+/// the store under its lock can never present a token once its successor is
+/// on disk. (Without that rule, a loaded machine's timeouts marked enough
+/// answers lost to excuse the `skip-lock-and-reread` defect in CI.)
 final class RotationAnswers: @unchecked Sendable {
     // `@unchecked`: every property is only touched under `lock`.
     private let lock = NSLock()
     private var lostFor: Set<String> = []
     private var unsaved: Set<String> = []
+    private var saved: Set<String> = []
     private var reused: [String] = []
 
     static func hash(_ token: String) -> String {
@@ -34,19 +39,24 @@ final class RotationAnswers: @unchecked Sendable {
     /// `token` was received but its save died with the process.
     func unsavedSave(of token: String) { lock.withLock { _ = unsaved.insert(Self.hash(token)) } }
 
+    /// `token` is on disk: every process that rereads the store holds it now.
+    func savedSave(of token: String) { lock.withLock { _ = saved.insert(Self.hash(token)) } }
+
     /// The server answered `refresh_token_already_used` to a refresh presenting `token`.
     func reuseAnswered(presenting token: String) { lock.withLock { reused.append(Self.hash(token)) } }
 
     /// Whether one of the tokens the server called reused is explained by a
     /// lost answer: its own answer was lost, or its successor (`successorOf`,
-    /// from the server's rows) was received and never saved.
+    /// from the server's rows) was received and never saved; and in either
+    /// case that successor never reached the store.
     func explainsReuse(successorOf: (String) -> String?) -> Bool {
-        let snapshot: (lost: Set<String>, unsaved: Set<String>, reused: [String]) = lock.withLock {
-            (lostFor, unsaved, reused)
-        }
+        let snapshot: (lost: Set<String>, unsaved: Set<String>, saved: Set<String>, reused: [String]) =
+            lock.withLock { (lostFor, unsaved, saved, reused) }
         return snapshot.reused.contains { hash in
+            let successor = successorOf(hash)
+            if let successor, snapshot.saved.contains(successor) { return false }
             if snapshot.lost.contains(hash) { return true }
-            guard let successor = successorOf(hash) else { return false }
+            guard let successor else { return false }
             return snapshot.unsaved.contains(successor)
         }
     }
