@@ -116,11 +116,48 @@ struct RefreshStateMachineTests {
         #expect(m.gate(now: setBack) == .open)
         #expect(m.resumed(session: s, now: setBack, offline: false) == .retry(after: 0))
         // A token already due on arrival pauses on-demand refreshes; a clock set back ends that pause too.
-        _ = m.refreshSucceeded(with: session(expiresIn: -10), now: Self.t0, jitter: 0.5)
+        _ = m.refreshSucceeded(with: session(expiresIn: -10), sentAt: Self.t0, now: Self.t0, jitter: 0.5)
         guard case .justRefreshed = m.gate(now: Self.t0) else {
             Issue.record("expected the pause after a token due on arrival")
             return
         }
         #expect(m.gate(now: setBack) == .open)
+    }
+
+    /// Life 1184 of the full-size adversarial run: a refresh's answer arrived,
+    /// the app was suspended before reading it, and it was read 8 hours later,
+    /// expired. It was taken for a server that issues dead tokens: used, with
+    /// on-demand refreshes paused, so the next request sent an expired token.
+    @Test func anAnswerReadLateIsRefreshedAtOnceNotUsed() {
+        var m = machine()
+        let readAt = Self.t0.addingTimeInterval(30_000)
+        let late = session(expiresIn: 3600)
+        #expect(m.refreshSucceeded(with: late, sentAt: Self.t0, now: readAt, jitter: 0.5) == .refreshNow)
+        #expect(m.gate(now: readAt) == .open)
+        // Once: a second answer due on arrival waits the backoff, read late or not.
+        let lateAgain = Session(
+            accessToken: "b", refreshToken: "r2", expiresAt: readAt.addingTimeInterval(3600), lifetime: 3600)
+        let later = readAt.addingTimeInterval(30_000)
+        #expect(m.refreshSucceeded(with: lateAgain, sentAt: readAt, now: later, jitter: 0.5) == .retry(after: 1))
+        guard case .justRefreshed = m.gate(now: later) else {
+            Issue.record("expected the pause after a second answer due on arrival")
+            return
+        }
+        // A fresh answer ends the once: the next late answer is refreshed at once again.
+        let fresh = Session(accessToken: "c", refreshToken: "r3", expiresAt: later.addingTimeInterval(3600), lifetime: 3600)
+        _ = m.refreshSucceeded(with: fresh, sentAt: later, now: later, jitter: 0.5)
+        #expect(m.refreshSucceeded(with: fresh, sentAt: later, now: later.addingTimeInterval(7200), jitter: 0.5) == .refreshNow)
+    }
+
+    /// What the pause exists for is unchanged: a token dead when the request
+    /// was sent is a server issuing dead tokens, however long the answer took.
+    @Test func aTokenDeadBeforeTheRequestWasSentStillPauses() {
+        var m = machine()
+        let dead = session(expiresIn: -10)
+        #expect(m.refreshSucceeded(with: dead, sentAt: Self.t0, now: Self.t0.addingTimeInterval(5), jitter: 0.5) == .retry(after: 1))
+        guard case .justRefreshed = m.gate(now: Self.t0.addingTimeInterval(5)) else {
+            Issue.record("expected the pause after a token due on arrival")
+            return
+        }
     }
 }

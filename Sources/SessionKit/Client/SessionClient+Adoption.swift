@@ -74,11 +74,14 @@ extension SessionClient {
         apply(machine.sessionChanged(to: session, now: clock.now))
     }
 
-    /// As ``install(_:)``, for a session this client just refreshed: a token
-    /// that is already due on arrival waits a backoff before the next refresh.
-    func installRefreshed(_ session: Session) {
+    /// As ``install(_:)``, for a session this client just refreshed with a
+    /// request sent at `sentAt`: a token that is already due on arrival waits
+    /// a backoff before the next refresh, unless it was only read late.
+    func installRefreshed(_ session: Session, sentAt: Date) {
         setCurrent(session)
-        apply(machine.refreshSucceeded(with: session, now: clock.now, jitter: configuration.jitter.unit()))
+        apply(
+            machine.refreshSucceeded(
+                with: session, sentAt: sentAt, now: clock.now, jitter: configuration.jitter.unit()))
     }
 
     private func setCurrent(_ session: Session) {

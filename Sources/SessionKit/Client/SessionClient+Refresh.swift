@@ -186,6 +186,7 @@ extension SessionClient {
             if isSatisfied(reason, by: session), !machine.isExpired(session, now: clock.now) { return .success(session) }
         }
         logger.debug("Refreshing the session", metadata: ["refresh_token": "\(TokenRedaction.prefix(session.refreshToken))"])
+        let sentAt = clock.now
         let outcome = await sendRefresh(refreshToken: session.refreshToken)
         guard gen == generation else {
             logger.info("Dropped a refresh result: the session ended or was replaced while it was in flight")
@@ -197,7 +198,7 @@ extension SessionClient {
             // A body without `user` (and without claims naming one) keeps the person we know.
             if refreshed.user == nil { refreshed.user = session.user }
             if planted(.installBeforePersist) {
-                installRefreshed(refreshed)
+                installRefreshed(refreshed, sentAt: sentAt)
                 broadcaster.publish(.tokenRefreshed(refreshed))
             }
             // Persist (verified) first, then publish.
@@ -210,7 +211,7 @@ extension SessionClient {
             }
             guard gen == generation else { return .failure(.notSignedIn) }
             if planted(.installBeforePersist) { return .success(refreshed) }
-            installRefreshed(refreshed)
+            installRefreshed(refreshed, sentAt: sentAt)
             logger.info("Refreshed the session", metadata: ["refresh_token": "\(TokenRedaction.prefix(refreshed.refreshToken))"])
             broadcaster.publish(.tokenRefreshed(refreshed))
             return .success(refreshed)

@@ -57,6 +57,9 @@ struct RefreshStateMachine: Sendable {
     private(set) var firstRefusalAt: Date?
     /// Consecutive successes whose token was already due when it arrived.
     private(set) var degenerateSuccesses = 0
+    /// The last success was an answer read late and was refreshed at once;
+    /// the next one that is due on arrival waits the backoff, late or not.
+    private var refreshedALateAnswer = false
     /// No on-demand refresh before this local time.
     private(set) var notBefore: Date?
     /// The local time `notBefore` was set at. A device clock set back (by a
@@ -103,16 +106,31 @@ struct RefreshStateMachine: Sendable {
         return schedule(session, now: now)
     }
 
-    /// A refresh succeeded with `session`.
+    /// A refresh sent at `sentAt` succeeded with `session`.
     ///
     /// A token that is already due on arrival (`expires_in: 0`, a negative
     /// one, an `exp` in the past) is used, and the next refresh waits a
     /// growing backoff instead of following at once: otherwise such a server
     /// would be asked again in a tight loop.
-    mutating func refreshSucceeded(with session: Session, now: Date, jitter: Double) -> Action {
+    ///
+    /// An answer read late is not such a token (docs/PROTOCOL.md, "What each
+    /// failure does"): the app was suspended between the answer's arrival and
+    /// its reading, so the token is expired now though it was fresh for the
+    /// whole time the request was out. Using it would send a token the
+    /// server has expired; it is refreshed at once instead, once: if the
+    /// next answer is due on arrival too, the backoff applies.
+    mutating func refreshSucceeded(with session: Session, sentAt: Date, now: Date, jitter: Double) -> Action {
         lastIssuedAccessToken = session.accessToken
         let due = refreshDate(for: session) <= now || isExpired(session, now: now)
-        guard due else { return sessionChanged(to: session, now: now) }
+        guard due else {
+            refreshedALateAnswer = false
+            return sessionChanged(to: session, now: now)
+        }
+        if !refreshedALateAnswer, isExpired(session, now: now), refreshDate(for: session) > sentAt {
+            reset()
+            refreshedALateAnswer = true
+            return .refreshNow
+        }
         let streak = degenerateSuccesses + 1
         reset()
         degenerateSuccesses = streak
@@ -138,7 +156,7 @@ struct RefreshStateMachine: Sendable {
         return schedule(session, now: now)
     }
 
-    /// A refresh attempt ended with `outcome` at `now` (success is ``refreshSucceeded(with:now:jitter:)``).
+    /// A refresh attempt ended with `outcome` at `now` (success is ``refreshSucceeded(with:sentAt:now:jitter:)``).
     mutating func refreshFailed(_ outcome: RefreshOutcome, now: Date, jitter: Double) -> Action {
         switch outcome {
         case .success:
