@@ -41,4 +41,16 @@ struct RotationAnswersTests {
         answers.reuseAnswered(presenting: "old")
         #expect(!answers.explainsReuse(successorOf: Self.successor))
     }
+
+    /// The second CI failure: the presentation that revoked the family met a
+    /// fault, so its `already used` answer went unrecorded; the next
+    /// presentation, of the newest token (never rotated), was answered `already
+    /// used` by the revoked family, and an earlier lost answer for that token
+    /// excused the whole reuse.
+    @Test func aTokenNeverRotatedExplainsNothing() {
+        let answers = RotationAnswers()
+        answers.lost(presenting: "newest")
+        answers.reuseAnswered(presenting: "newest")
+        #expect(!answers.explainsReuse(successorOf: Self.successor))
+    }
 }

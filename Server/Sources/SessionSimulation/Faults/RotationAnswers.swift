@@ -46,18 +46,20 @@ final class RotationAnswers: @unchecked Sendable {
     func reuseAnswered(presenting token: String) { lock.withLock { reused.append(Self.hash(token)) } }
 
     /// Whether one of the tokens the server called reused is explained by a
-    /// lost answer: its own answer was lost, or its successor (`successorOf`,
-    /// from the server's rows) was received and never saved; and in either
-    /// case that successor never reached the store.
+    /// lost answer: it was rotated (`successorOf`, from the server's rows,
+    /// names its successor), its own answer was lost or its successor was
+    /// received and never saved, and that successor never reached the store.
     func explainsReuse(successorOf: (String) -> String?) -> Bool {
         let snapshot: (lost: Set<String>, unsaved: Set<String>, saved: Set<String>, reused: [String]) =
             lock.withLock { (lostFor, unsaved, saved, reused) }
         return snapshot.reused.contains { hash in
-            let successor = successorOf(hash)
-            if let successor, snapshot.saved.contains(successor) { return false }
-            if snapshot.lost.contains(hash) { return true }
-            guard let successor else { return false }
-            return snapshot.unsaved.contains(successor)
+            // A token never rotated cannot have been reused: the server calls it
+            // used only because the family was already revoked, by another
+            // presentation (whose own answer a fault may have hidden). Its
+            // lost answers explain nothing.
+            guard let successor = successorOf(hash) else { return false }
+            if snapshot.saved.contains(successor) { return false }
+            return snapshot.lost.contains(hash) || snapshot.unsaved.contains(successor)
         }
     }
 
