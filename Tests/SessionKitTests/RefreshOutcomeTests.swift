@@ -8,7 +8,7 @@ import Testing
 
 @testable import SessionKit
 
-/// Every row of docs/DESIGN.md's refresh-outcome table, through the client.
+/// Every row of the refresh-outcome table (docs/PROTOCOL.md, "Refresh outcomes"), through the client.
 @Suite(.timeLimit(.minutes(1)))
 struct RefreshOutcomeTests {
     @Test func successPersistsThenPublishes() async throws {

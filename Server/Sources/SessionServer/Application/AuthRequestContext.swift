@@ -30,7 +30,7 @@ public struct AuthRequestContext: AuthenticatedRequestContext {
         self.remoteIP = source.channel.remoteAddress?.ipAddress
     }
 
-    /// Bodies above 64 KiB are refused (docs/DESIGN.md's cap).
+    /// Bodies above 64 KiB are refused (docs/DESIGN.md, "Bad input").
     public var maxUploadSize: Int { RequestDecoding.maximumBodySize }
 
     /// The identity set by ``AuthMiddleware``; routes behind it can rely on it.

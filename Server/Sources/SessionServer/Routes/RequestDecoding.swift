@@ -6,7 +6,7 @@ import SessionCore
 /// Reads request bodies: capped at 64 KiB, decoded with the wire coders, and
 /// every failure turned into an ``AuthError`` that names the field.
 enum RequestDecoding {
-    /// docs/DESIGN.md's cap on request bodies.
+    /// The cap on request bodies (docs/DESIGN.md, "Bad input").
     static let maximumBodySize = 64 * 1024
 
     static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {

@@ -8,7 +8,8 @@ import Darwin
 
 /// Starts a child with `posix_spawn`, the one way to control its signal state.
 ///
-/// Foundation's `Process` starts children with SIGTERM blocked (PLATFORM.md),
+/// Foundation's `Process` on Linux starts children with SIGTERM blocked, so
+/// `terminate()` may not stop them,
 /// and a child also inherits the test runner's mask and ignored signals: a
 /// graceful-shutdown test would then prove nothing. So the child gets an empty
 /// signal mask and the default dispositions of SIGTERM and SIGINT.
