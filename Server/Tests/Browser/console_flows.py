@@ -33,12 +33,13 @@ import signal
 import sys
 import threading
 import time
+import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -187,6 +188,26 @@ class Browser:
         except TimeoutException:
             raise Failure(f"timed out waiting for {what} on {self.driver.current_url}: {self.page_summary()}")
 
+    def click_and_wait(self, element, what):
+        """Clicks element and waits until its document is replaced. Selenium's staleness_of knows
+        only the stale-element error; Chromium can also answer a query on a node of the document
+        being unloaded with an inspector error ("does not belong to the document"), and that too
+        means the old page is gone. (A CI run failed flow 3 on it.)"""
+        old = self.driver.find_element(By.TAG_NAME, "html")
+        element.click()
+
+        def replaced(_):
+            try:
+                old.is_enabled()
+                return False
+            except StaleElementReferenceException:
+                return True
+            except WebDriverException as error:
+                if "does not belong to the document" in str(error.msg):
+                    return True
+                raise
+        self.wait(replaced, what)
+
     def find(self, css, what=None):
         return self.wait(EC.presence_of_element_located((By.CSS_SELECTOR, css)), what or css)
 
@@ -267,9 +288,7 @@ class Browser:
     def submit(self, button_css, label, wait_for=None, expect_post=303):
         """Clicks a form's button and waits for the next page (and wait_for in it); the post
         must answer expect_post (a redirect back to a page, unless told)."""
-        old = self.driver.find_element(By.TAG_NAME, "html")
-        self.driver.find_element(By.CSS_SELECTOR, button_css).click()
-        self.wait(EC.staleness_of(old), f"the page after clicking {button_css}")
+        self.click_and_wait(self.driver.find_element(By.CSS_SELECTOR, button_css), f"the page after clicking {button_css}")
         self.find("body")
         if wait_for:
             try:
@@ -444,9 +463,7 @@ class Flows:
               f"searching {self.email!r} lists {[l.text for l in links]}, expected just that address")
         href = urllib.parse.urlparse(links[0].get_attribute("href")).path
         check(href == f"/admin/users/{self.user_id}", f"the user's link is {href}, expected /admin/users/{self.user_id}")
-        old = b.driver.find_element(By.TAG_NAME, "html")
-        links[0].click()
-        b.wait(EC.staleness_of(old), "the user's page")
+        b.click_and_wait(links[0], "the user's page")
         b.find("#user-email")
         b.loaded("admin-user")
         check(b.find("#user-email").text.strip() == self.email, f"#user-email shows {b.find('#user-email').text!r}")
@@ -470,17 +487,13 @@ class Flows:
         status, body = self.tablet.refresh()
         check(status == 200, f"after the ban was lifted the session's refresh answered {status} {body}")
 
-        old = b.driver.find_element(By.TAG_NAME, "html")
-        b.driver.find_element(By.LINK_TEXT, "Audit log").click()
-        b.wait(EC.staleness_of(old), "the audit log")
+        b.click_and_wait(b.driver.find_element(By.LINK_TEXT, "Audit log"), "the audit log")
         b.find("table#audit")
         b.loaded("admin-audit")
         actions = [td.text.strip() for td in b.driver.find_elements(By.CSS_SELECTOR, "#audit tbody tr td:nth-child(3)")]
         check("user_banned" in actions, f"the audit log has no user_banned entry; actions: {sorted(set(actions))}")
 
-        old = b.driver.find_element(By.TAG_NAME, "html")
-        b.driver.find_element(By.LINK_TEXT, "Signing keys").click()
-        b.wait(EC.staleness_of(old), "the signing keys")
+        b.click_and_wait(b.driver.find_element(By.LINK_TEXT, "Signing keys"), "the signing keys")
         b.find("table#keys")
         b.loaded("admin-keys")
         keys = b.driver.find_elements(By.CSS_SELECTOR, "#keys tbody tr")
@@ -611,7 +624,10 @@ def main():
             run()
     except (Failure, WebDriverException, AssertionError, KeyError, OSError) as error:
         message = str(error) if isinstance(error, Failure) else f"{type(error).__name__}: {error}"
-        print(f"FAIL {step}: {message.strip()}", file=sys.stderr)
+        # A driver error names no line of ours (its stack trace is Chromium's): name the flow's.
+        ours = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == __file__]
+        where = f" (at line {ours[-1].lineno}: {ours[-1].line})" if ours and not isinstance(error, Failure) else ""
+        print(f"FAIL {step}{where}: {message.strip()}", file=sys.stderr)
         if flows:
             try:
                 path = os.path.join(args.screenshots, "FAILED.png")
