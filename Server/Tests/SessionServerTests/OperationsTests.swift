@@ -34,6 +34,8 @@ struct OperationsTests {
             #expect(text.contains(#"auth_refreshes_total{outcome="rotated"} 2"#))
             #expect(text.contains("auth_refresh_reuse_detected_total 1\n"), "\(text)")
             #expect(text.contains(#"auth_unauthorized_total{code="AUTH_REQUIRED"} 1"#))
+            // The request counters are made once, at start: they must be the registry's own.
+            #expect(text.contains(#"http_requests_total{status="401"} 1"#), "\(text)")
         }
         // The detection is also a warning in the log, once, naming the revoked session.
         let warnings = logs.all.filter { $0.hasPrefix("warning Refresh token reuse detected") }

@@ -67,6 +67,15 @@ enum ServerVerification {
                     { try await wrk.run(me, extra: ["-s", script.path]).rateOrError },
                     { verifyRate(seconds: quick ? 0.5 : 1) },
                 ]
+                // SESSIONKIT_PROFILE_ARM=N (0 ceiling … 3 distinct) runs that arm alone for 20 s, under
+                // `perf record -p`: the profiles in docs/BENCHMARKS.md, "Where the request's time goes".
+                if let arm = ProcessInfo.processInfo.environment["SESSIONKIT_PROFILE_ARM"].flatMap(Int.init), (0...3).contains(arm) {
+                    let long = WRK(executable: executable, cpu: wrk.cpu, seconds: 20)
+                    let urls = [bareURL.appendingPathComponent("ceiling").absoluteString, bareURL.appendingPathComponent("v1/auth/me").absoluteString, me, me]
+                    let extra = [[], [], ["-H", "Authorization: Bearer \(sameToken)"], ["-s", script.path]]
+                    Console.line("   profiling arm \(arm): pid \(ProcessInfo.processInfo.processIdentifier), \(try await long.run(urls[arm], extra: extra[arm]).rate) req/s")
+                    return
+                }
                 let results: [[Double]]
                 do {
                     results = try await Repeated.rounds(Repeated.repetitions, arms)

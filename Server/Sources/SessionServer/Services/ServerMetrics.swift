@@ -8,11 +8,21 @@ public struct ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
+    /// `http_requests_total` by status, made once for the statuses this server answers:
+    /// through the factory, every request paid a registry lookup (a lock, the label and
+    /// dimensions hashed) that cost more than the increment (docs/BENCHMARKS.md, "Where
+    /// the request's time goes"). Any other status still goes through the factory.
+    private let requestCounters: [Int: CoreMetrics.Counter]
 
     public init() {
         let registry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: registry)
         self.registry = registry
-        self.factory = PrometheusMetricsFactory(registry: registry)
+        self.factory = factory
+        let statuses = [200, 201, 204, 302, 303, 400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503]
+        self.requestCounters = Dictionary(uniqueKeysWithValues: statuses.map { status in
+            (status, Self.requestCounter(status: status, factory: factory))
+        })
     }
 
     func signIn(succeeded: Bool) {
@@ -38,7 +48,11 @@ public struct ServerMetrics: Sendable {
     }
 
     func request(status: Int) {
-        Counter(label: "http_requests_total", dimensions: [("status", String(status))], factory: factory).increment()
+        (requestCounters[status] ?? Self.requestCounter(status: status, factory: factory)).increment()
+    }
+
+    private static func requestCounter(status: Int, factory: PrometheusMetricsFactory) -> CoreMetrics.Counter {
+        CoreMetrics.Counter(label: "http_requests_total", dimensions: [("status", String(status))], factory: factory)
     }
 
     /// The Prometheus text exposition of every counter.
