@@ -91,20 +91,29 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
     ///
     /// - Throws: ``AuthError/authRequired(_:credentialsSent:)``; `credentialsSent` is true whenever a header was present.
     static func bearerToken(in headers: HTTPFields) throws -> String {
-        guard let value = headers[.authorization] else {
+        guard var value = headers[.authorization] else {
             throw AuthError.authRequired("no credentials", credentialsSent: false)
         }
-        let notBearer = AuthError.authRequired("the Authorization header is not a Bearer token", credentialsSent: true)
-        let bytes = value.utf8
+        let token = value.withUTF8 { bytes in
+            Self.tokenRange(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+        }
+        guard let token else {
+            throw AuthError.authRequired("the Authorization header is not a Bearer token", credentialsSent: true)
+        }
+        return token
+    }
+
+    /// Where the token lies in the bytes of `Bearer <token>`; nil when they are anything else.
+    private static func tokenRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         let space = UInt8(ascii: " ")
         guard let schemeStart = bytes.firstIndex(where: { $0 != space }),
               let schemeEnd = bytes[schemeStart...].firstIndex(of: space),
               bytes[schemeStart..<schemeEnd].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
               let tokenStart = bytes[schemeEnd...].firstIndex(where: { $0 != space })
-        else { throw notBearer }
+        else { return nil }
         let tokenEnd = bytes[tokenStart...].firstIndex(of: space) ?? bytes.endIndex
-        guard !bytes[tokenEnd...].contains(where: { $0 != space }) else { throw notBearer }
-        // Spaces are ASCII, so both ends fall on character boundaries.
-        return String(value[tokenStart..<tokenEnd])
+        guard !bytes[tokenEnd...].contains(where: { $0 != space }) else { return nil }
+        // Spaces are ASCII, so the range starts and ends on character boundaries.
+        return tokenStart..<tokenEnd
     }
 }

@@ -48,13 +48,21 @@ public struct AccessTokenVerifier: Sendable {
         guard token.utf8.count <= UnverifiedJWT.maximumLength else { throw reject("token is too large") }
         // The dots are found in the bytes: splitting the String walked every character
         // through grapheme breaking (docs/BENCHMARKS.md, "Where the request's time goes").
-        let bytes = token.utf8
+        var token = token
         let dot = UInt8(ascii: ".")
-        guard let firstDot = bytes.firstIndex(of: dot), let lastDot = bytes.lastIndex(of: dot), firstDot != lastDot,
-              !bytes[bytes.index(after: firstDot)..<lastDot].contains(dot)
-        else { throw reject("token is malformed") }
-        // A dot is ASCII, so these indices fall on character boundaries.
-        let payloadSegment = token[bytes.index(after: firstDot)..<lastDot]
+        let split: (first: Int, last: Int, signingInput: Data)? = token.withUTF8 { bytes in
+            guard let first = bytes.firstIndex(of: dot), let last = bytes.lastIndex(of: dot), first != last,
+                  !bytes[(first + 1)..<last].contains(dot)
+            else { return nil }
+            return (first, last, Data(bytes[..<last]))
+        }
+        guard let split else { throw reject("token is malformed") }
+        // A dot is ASCII, so these fall on character boundaries; the string is native UTF-8
+        // (withUTF8 made it so), where these offsets cost O(1).
+        let utf8 = token.utf8
+        let firstDot = utf8.index(utf8.startIndex, offsetBy: split.first)
+        let lastDot = utf8.index(utf8.startIndex, offsetBy: split.last)
+        let payloadSegment = token[utf8.index(after: firstDot)..<lastDot]
         let header = try headers.header(of: token[..<firstDot]) { reject($0) }
         guard header.alg == "ES256" else { throw reject("signing method \(header.alg.prefix(10)) is not allowed") }
         guard let kid = header.kid, !kid.isEmpty else { throw reject("token has no kid") }
@@ -69,7 +77,7 @@ public struct AccessTokenVerifier: Sendable {
             throw AuthError.verificationKeysUnavailable
         }
         guard let publicKey else { throw reject("unknown kid") }
-        guard let signatureData = Base64URL.decode(token[bytes.index(after: lastDot)...]), signatureData.count == 64 else {
+        guard let signatureData = Base64URL.decode(token[utf8.index(after: lastDot)...]), signatureData.count == 64 else {
             throw reject("signature is malformed")
         }
         let signature: P256.Signing.ECDSASignature
@@ -78,8 +86,7 @@ public struct AccessTokenVerifier: Sendable {
         } catch {
             throw reject("signature is malformed")
         }
-        let signingInput = Data(bytes[..<lastDot])
-        guard publicKey.isValidSignature(signature, for: signingInput) else { throw reject("signature is invalid") }
+        guard publicKey.isValidSignature(signature, for: split.signingInput) else { throw reject("signature is invalid") }
 
         // Only a signed payload is parsed: nothing unsigned is ever trusted.
         guard let payloadData = Base64URL.decode(payloadSegment) else { throw reject("token payload is not base64url") }
