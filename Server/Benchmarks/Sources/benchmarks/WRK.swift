@@ -1,6 +1,6 @@
 import Foundation
 
-/// wrk as item 3 drives it: one thread, 32 connections, pinned to its own CPU.
+/// wrk as the items drive it: one thread, 32 connections unless told, pinned to its own CPU when told.
 struct WRK: Sendable {
     struct Result: Sendable {
         let rate: Double
@@ -11,9 +11,10 @@ struct WRK: Sendable {
     /// The CPU wrk runs on, when this process could be pinned to another.
     let cpu: String?
     let seconds: Int
+    var connections = 32
 
     func run(_ url: String, extra: [String] = []) async throws -> Result {
-        let arguments = ["-t1", "-c32", "-d\(seconds)s", "--latency"] + extra + [url]
+        let arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency"] + extra + [url]
         let (status, text): (Int32, String)
         if let cpu, let taskset = Subprocess.which("taskset") {
             (status, text) = try await Subprocess.output(executable: taskset, arguments: ["-c", cpu, executable.path] + arguments)
