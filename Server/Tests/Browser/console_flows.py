@@ -183,8 +183,17 @@ class Browser:
             pass
 
     def wait(self, condition, what, seconds=10):
+        # Chromium's "does not belong to the document" comes from a page in mid-replacement:
+        # a reason to look again, as Selenium does after "no such element".
+        def tolerant(driver):
+            try:
+                return condition(driver)
+            except WebDriverException as error:
+                if "does not belong to the document" in str(error.msg):
+                    return False
+                raise
         try:
-            return WebDriverWait(self.driver, seconds).until(condition)
+            return WebDriverWait(self.driver, seconds).until(tolerant)
         except TimeoutException:
             raise Failure(f"timed out waiting for {what} on {self.driver.current_url}: {self.page_summary()}")
 
