@@ -231,6 +231,17 @@ extension SessionClient {
         // A refresh still in flight for the ended session is abandoned (its
         // result would be dropped anyway) so it lets go of the store's lock.
         if !lockHeld, !fromRefresh { inflight?.task.cancel() }
+        let endedGeneration = generation
+        // Saved first, then announced, as a refresh is: a process killed while the
+        // end is being written has told nobody, and its next launch ends the
+        // session and says so once. Announced first, the app heard it twice
+        // (docs/PROTOCOL.md, "What each failure does").
+        if shouldClear, let error = await clearStoredSession(ended: ended, lockHeld: lockHeld) {
+            // The dead session would be restored at next launch and end there again.
+            logger.error("The ended session could not be deleted from the store", metadata: ["reason": "\(error)"])
+        }
+        // A session established while the end was written (a new sign-in) stands.
+        guard generation == endedGeneration else { return }
         switch reason {
         case .expired(let error):
             broadcaster.set(.expired(reason: error.message))
@@ -238,10 +249,6 @@ extension SessionClient {
         case .silently, .signedOut:
             broadcaster.set(.signedOut)
             broadcaster.publish(.signedOut)
-        }
-        if shouldClear, let error = await clearStoredSession(ended: ended, lockHeld: lockHeld) {
-            // The dead session would be restored at next launch and end there again.
-            logger.error("The ended session could not be deleted from the store", metadata: ["reason": "\(error)"])
         }
     }
 }

@@ -166,4 +166,49 @@ struct OrderingTests {
         try await phone.client.signOut(scope: .global)
         await #expect(throws: SessionError.sessionExpired) { try await laptop.client.refresh() }
     }
+
+    /// The end of a session is announced only once the store says so. While
+    /// the end is being written, a process killed there must have told
+    /// nobody: its next launch finds the session, ends it and says so, once.
+    /// Announced before the write, the app heard `sessionExpired` twice (a CI
+    /// chaos run: the app was killed while it cleared the store, and the
+    /// relaunch ended the same session again).
+    @Test func anEndedSessionIsAnnouncedOnlyOnceTheStoreHoldsTheEnd() async throws {
+        let store = GatedStore()
+        let f = await Fixture.make(store: store)
+        let session = try await f.signIn()
+        let seen = SeenEvents(f.client)
+        await f.fake.revokeFamily(ofRefreshToken: session.refreshToken)
+        let gate = FakeGate()
+        await store.holdNextSave(gate)  // the record of the end
+        let refresh = Task { try await f.client.refresh() }
+        await gate.waitForArrivals(1)
+        let announcedEarly = await eventually(maxYields: 2_000) { seen.expiredCount > 0 }
+        #expect(!announcedEarly, "sessionExpired was published before the end was saved")
+        #expect(f.client.currentState == .signedIn(session))
+        await gate.open()
+        await #expect(throws: SessionError.self) { try await refresh.value }
+        #expect(await eventually { seen.expiredCount == 1 })
+        #expect(f.client.currentState.isSignedIn == false)
+        #expect(try await store.load()?.holdsSession != true)
+        await f.client.shutdown()
+    }
+}
+
+/// The events one subscription has seen so far, readable while it runs.
+final class SeenEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [SessionEvent] = []
+    private var task: Task<Void, Never>?
+
+    init(_ client: SessionClient) {
+        let stream = client.events
+        task = Task { [weak self] in
+            for await event in stream { self?.append(event) }
+        }
+    }
+
+    private func append(_ event: SessionEvent) { lock.withLock { events.append(event) } }
+
+    var expiredCount: Int { lock.withLock { events.expiredCount } }
 }
