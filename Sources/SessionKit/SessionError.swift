@@ -18,7 +18,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case sessionExpired, authRequired, forbidden, invalidRequest, invalidCredentials, rateLimited
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
         case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
-        case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed
+        case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
         case codeInvalid
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
@@ -29,23 +29,23 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status the server answered, when there was an answer.
     public let status: Int?
     /// The gateway code (`error.code` of the envelope), when the server sent one.
-    public let code: ErrorCode?
+    public let gatewayCode: GatewayErrorCode?
     /// The GoTrue or OAuth `error_code`, when the server sent one.
-    public let goTrueCode: GoTrueErrorCode?
+    public let goTrueErrorCode: GoTrueErrorCode?
     /// Seconds the server asked us to wait (`Retry-After`), when it did.
     public let retryAfter: TimeInterval?
     /// A short technical description of an underlying cause (never a token).
     public let underlying: String?
 
     private init(
-        _ kind: Kind, _ message: String, status: Int? = nil, code: ErrorCode? = nil,
-        goTrueCode: GoTrueErrorCode? = nil, retryAfter: TimeInterval? = nil, underlying: String? = nil
+        _ kind: Kind, _ message: String, status: Int? = nil, gatewayCode: GatewayErrorCode? = nil,
+        goTrueErrorCode: GoTrueErrorCode? = nil, retryAfter: TimeInterval? = nil, underlying: String? = nil
     ) {
         self.kind = kind
         self.message = message
         self.status = status
-        self.code = code
-        self.goTrueCode = goTrueCode
+        self.gatewayCode = gatewayCode
+        self.goTrueErrorCode = goTrueErrorCode
         self.retryAfter = retryAfter
         self.underlying = underlying
     }
@@ -98,6 +98,15 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let originNotAllowed = SessionError(
         .originNotAllowed, "This request goes to a server that is not allowed to receive your sign-in token.")
 
+    /// Your own API answered 401 (or GoTrue's 403) to a token the auth server
+    /// had just issued, without the contract's `SESSION_EXPIRED` or
+    /// `AUTH_REQUIRED`. The person is still signed in: this is not the
+    /// sign-in screen's cue (that is ``authRequired``). Usually the API
+    /// verifies tokens with other keys, another audience or a stale JWKS;
+    /// `status` and `underlying` say what answered.
+    public static let requestRejected = SessionError(
+        .requestRejected, "The server refused this request. You are still signed in; try again later.")
+
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 
     /// An emailed code or link that is wrong, expired or already used: ask for a new one.
@@ -106,7 +115,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The person declined at the provider.
     public static let oauthDenied = SessionError(
         .oauthDenied, "The sign-in was cancelled at the provider. You can try again whenever you like.")
-    /// The provider or the server reported an error in the callback (see `goTrueCode` and `underlying`).
+    /// The provider or the server reported an error in the callback (see `goTrueErrorCode` and `underlying`).
     public static let oauthFailed = SessionError(.oauthFailed, "The sign-in with the provider failed. Please try again.")
     /// The callback URL lacks a field or has a malformed one; the message names it.
     public static let oauthCallbackInvalid = SessionError(
@@ -123,12 +132,12 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A copy with details from the server or the cause attached.
     public func with(
-        message: String? = nil, status: Int? = nil, code: ErrorCode? = nil, goTrueCode: GoTrueErrorCode? = nil,
+        message: String? = nil, status: Int? = nil, gatewayCode: GatewayErrorCode? = nil, goTrueErrorCode: GoTrueErrorCode? = nil,
         retryAfter: TimeInterval? = nil, underlying: String? = nil
     ) -> SessionError {
         SessionError(
-            kind, message ?? self.message, status: status ?? self.status, code: code ?? self.code,
-            goTrueCode: goTrueCode ?? self.goTrueCode, retryAfter: retryAfter ?? self.retryAfter,
+            kind, message ?? self.message, status: status ?? self.status, gatewayCode: gatewayCode ?? self.gatewayCode,
+            goTrueErrorCode: goTrueErrorCode ?? self.goTrueErrorCode, retryAfter: retryAfter ?? self.retryAfter,
             underlying: underlying ?? self.underlying)
     }
 
@@ -143,8 +152,8 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = "SessionError.\(kind.rawValue): \(message)"
         if let status { text += " [HTTP \(status)]" }
-        if let code { text += " [\(code)]" }
-        if let goTrueCode { text += " [\(goTrueCode)]" }
+        if let gatewayCode { text += " [\(gatewayCode)]" }
+        if let goTrueErrorCode { text += " [\(goTrueErrorCode)]" }
         if let underlying { text += " (\(underlying))" }
         return text
     }

@@ -35,6 +35,18 @@ struct BackendTests {
         #expect(throws: SessionError.unsupported) { try backend.request(for: .listSessions) }
     }
 
+    @Test func theCustomFactoryTakesEveryURLTheInitTakes() throws {
+        let base = URL(string: "https://app.example.com/api")!
+        let backend: CustomBackend = .custom(
+            refreshURL: base.appendingPathComponent("refresh"), meURL: base.appendingPathComponent("me"),
+            updateProfileURL: base.appendingPathComponent("profile"), deleteAccountURL: base.appendingPathComponent("account"),
+            sessionsURL: base.appendingPathComponent("sessions"))
+        // Before, the factory dropped these three: each operation answered `.unsupported`.
+        #expect(try backend.request(for: .updateProfile(ProfileUpdate(firstName: "Ann"))).url == base.appendingPathComponent("profile"))
+        #expect(try backend.request(for: .deleteAccount).url == base.appendingPathComponent("account"))
+        #expect(try backend.request(for: .listSessions).url == base.appendingPathComponent("sessions"))
+    }
+
     @Test func customBackendRefreshesThroughTheClient() async throws {
         let clock = ManualClock()
         let fake = FakeAuthBackend(clock: clock)

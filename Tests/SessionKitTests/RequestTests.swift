@@ -77,7 +77,7 @@ struct RequestTests {
             #expect(error == .invalidRequest)
             #expect(error.message == "name is required")
             #expect(error.status == 400)
-            #expect(error.code == .invalidRequest)
+            #expect(error.gatewayCode == .invalidRequest)
         }
         await f.fake.inject(.gatewayError(status: 500, code: .internal), on: .activities)
         await #expect(throws: SessionError.server) { try await f.client.send(activities(f)) }
@@ -178,7 +178,8 @@ struct ForeignRejectionTests {
         try await f.signIn()
         await f.fake.inject(.status(401), on: .activities, times: 2)
         let request = URLRequest(url: f.fake.baseURL.appendingPathComponent("v1/activities"))
-        await #expect(throws: SessionError.authRequired) { try await f.client.send(request) }
+        // Its own kind, not `.authRequired`: apps route that one to the sign-in screen.
+        await #expect(throws: SessionError.requestRejected) { try await f.client.send(request) }
         #expect(f.client.currentState.isSignedIn)
         #expect(await f.fake.count(.refresh) == 1)
         #expect(try await f.store.load() != nil)

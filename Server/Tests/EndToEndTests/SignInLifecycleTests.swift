@@ -87,7 +87,7 @@ struct SignInLifecycleTests {
             let (reuseStatus, reuseBody) = try await stack.raw(
                 "POST", "auth/v1/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(first.refreshToken)"}"#)
             #expect(reuseStatus == 400)
-            #expect(ServerErrorBody.parse(reuseBody)?.goTrueCode == .refreshTokenAlreadyUsed)
+            #expect(ServerErrorBody.parse(reuseBody)?.goTrueErrorCode == .refreshTokenAlreadyUsed)
 
             // The legitimate client learns it once, and its store is cleared.
             await #expect(throws: SessionError.sessionExpired) { try await client.refresh() }

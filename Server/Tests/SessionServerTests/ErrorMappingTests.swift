@@ -32,11 +32,11 @@ struct ErrorMappingTests {
             let gateway = try await client.execute(uri: "/v1/db-down", method: .get)
             #expect(gateway.status == .serviceUnavailable)
             #expect(gateway.headers[.retryAfter] == "1")
-            #expect(ServerErrorBody.parse(Data(gateway.body.readableBytesView))?.code == .internal)
+            #expect(ServerErrorBody.parse(Data(gateway.body.readableBytesView))?.gatewayCode == .internal)
             let goTrue = try await client.execute(uri: "/auth/v1/db-down", method: .get)
             #expect(goTrue.status == .serviceUnavailable)
             #expect(goTrue.headers[.retryAfter] == "1")
-            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueCode?.rawValue == "service_unavailable")
+            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueErrorCode?.rawValue == "service_unavailable")
         }
     }
 
@@ -44,10 +44,10 @@ struct ErrorMappingTests {
         try await app().test(.router) { client in
             let gateway = try await client.execute(uri: "/v1/boom", method: .get)
             #expect(gateway.status == .internalServerError)
-            #expect(ServerErrorBody.parse(Data(gateway.body.readableBytesView))?.code == .internal)
+            #expect(ServerErrorBody.parse(Data(gateway.body.readableBytesView))?.gatewayCode == .internal)
             let goTrue = try await client.execute(uri: "/auth/v1/boom", method: .get)
             #expect(goTrue.status == .internalServerError)
-            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueCode == .unexpectedFailure)
+            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueErrorCode == .unexpectedFailure)
             for body in [String(buffer: gateway.body), String(buffer: goTrue.body)] {
                 #expect(!body.contains("SELECT"))
                 #expect(!body.contains("SQLite"))

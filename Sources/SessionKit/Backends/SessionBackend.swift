@@ -131,13 +131,18 @@ extension SessionBackend where Self == GoTrueBackend {
 }
 
 extension SessionBackend where Self == CustomBackend {
-    /// A server with its own refresh and me endpoints.
+    /// A server with its own endpoints: the same URLs ``CustomBackend/init(refreshURL:meURL:signInURL:signUpURL:signOutURL:updateProfileURL:deleteAccountURL:sessionsURL:headers:sessionEndingCodes:)`` takes.
+    ///
+    /// Only `refreshURL` and `meURL` are required; an operation whose URL is
+    /// `nil` answers ``SessionError/unsupported``.
     public static func custom(
         refreshURL: URL, meURL: URL, signInURL: URL? = nil, signUpURL: URL? = nil, signOutURL: URL? = nil,
+        updateProfileURL: URL? = nil, deleteAccountURL: URL? = nil, sessionsURL: URL? = nil,
         headers: [String: String] = [:], sessionEndingCodes: SessionEndingCodes = .goTrue
     ) -> CustomBackend {
         CustomBackend(
             refreshURL: refreshURL, meURL: meURL, signInURL: signInURL, signUpURL: signUpURL, signOutURL: signOutURL,
+            updateProfileURL: updateProfileURL, deleteAccountURL: deleteAccountURL, sessionsURL: sessionsURL,
             headers: headers, sessionEndingCodes: sessionEndingCodes)
     }
 }

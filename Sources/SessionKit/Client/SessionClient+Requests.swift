@@ -97,7 +97,7 @@ extension SessionClient {
         // app called, say) is the caller's error, never a sign-out.
         let error = ResponseClassifier.error(
             status: retryResponse.statusCode, body: retryData, headers: retryResponse, context: .request)
-        switch error.code {
+        switch error.gatewayCode {
         case .sessionExpired?:
             logger.notice("The server rejected a freshly refreshed token as expired; ending the session")
             await endSession(.expired(.sessionExpired))
@@ -108,7 +108,10 @@ extension SessionClient {
             throw error
         default:
             logger.notice("A freshly refreshed token was rejected; keeping the session", metadata: ["status": "\(retryResponse.statusCode)"])
-            throw error
+            // Not `.authRequired`: that kind sends an app to its sign-in screen, and the session is fine.
+            throw SessionError.requestRejected.with(
+                status: error.status, gatewayCode: error.gatewayCode, goTrueErrorCode: error.goTrueErrorCode,
+                retryAfter: error.retryAfter, underlying: error.underlying ?? error.message)
         }
     }
 
@@ -169,8 +172,8 @@ extension SessionClient {
         case 401: return true
         case 403:
             let body = ServerErrorBody.parse(data)
-            if body?.code == .forbidden { return false }
-            return body?.goTrueCode == .badJWT || body?.goTrueCode?.endsSession == true
+            if body?.gatewayCode == .forbidden { return false }
+            return body?.goTrueErrorCode == .badJWT || body?.goTrueErrorCode?.endsSession == true
         default: return false
         }
     }

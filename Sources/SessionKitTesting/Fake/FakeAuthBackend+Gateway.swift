@@ -56,7 +56,7 @@ extension FakeAuthBackend {
             families[id]?.revoked = true
             return try respond(request, status: 204, body: Data())
         default:
-            return try json(request, SuccessEnvelope(data: [Activity]()))
+            return try json(request, SuccessEnvelope(data: [JSONValue]()))
         }
     }
 
@@ -106,7 +106,7 @@ extension FakeAuthBackend {
     }
 
     func gatewayError(
-        _ request: URLRequest, status: Int, code: ErrorCode, message: String?, headers: [String: String] = [:]
+        _ request: URLRequest, status: Int, code: GatewayErrorCode, message: String?, headers: [String: String] = [:]
     ) throws -> (Data, HTTPURLResponse) {
         var headers = headers
         headers["Content-Type"] = "application/json"

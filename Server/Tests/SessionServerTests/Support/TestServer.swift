@@ -76,9 +76,9 @@ extension TestResponse {
     }
 
     /// `error_code` of a GoTrue error body.
-    var goTrueCode: String? { ServerErrorBody.parse(Data(body.readableBytesView))?.goTrueCode?.rawValue }
+    var goTrueErrorCode: String? { ServerErrorBody.parse(Data(body.readableBytesView))?.goTrueErrorCode?.rawValue }
     /// `error.code` of a gateway envelope.
-    var gatewayCode: String? { ServerErrorBody.parse(Data(body.readableBytesView))?.code?.rawValue }
+    var gatewayCode: String? { ServerErrorBody.parse(Data(body.readableBytesView))?.gatewayCode?.rawValue }
     /// The parsed JSON object.
     func jsonObject() throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
