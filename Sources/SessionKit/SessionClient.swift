@@ -121,8 +121,9 @@ public actor SessionClient {
     /// The state right now.
     public nonisolated var currentState: SessionState { broadcaster.current }
 
-    /// The session in memory, if signed in. It may be expired; use ``accessToken()`` for a usable token.
-    public func session() -> Session? { current }
+    /// The session in memory, if signed in, as supabase-swift's `auth.currentSession`:
+    /// it may be expired. ``session`` (or ``accessToken()``) gives a usable one.
+    public var currentSession: Session? { current }
 
     /// The estimated server clock minus the local clock, in seconds (from the auth backend's `Date` headers).
     public func serverClockOffset() -> TimeInterval { machine.offset.seconds }

@@ -19,7 +19,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
         case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
-        case codeInvalid
+        case codeInvalid, reauthenticationRequired
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -106,6 +106,14 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `status` and `underlying` say what answered.
     public static let requestRejected = SessionError(
         .requestRejected, "The server refused this request. You are still signed in; try again later.")
+
+    /// The action (a password change, an account deletion) needs fresh proof
+    /// that it is the person: ask for the current password, or for the code
+    /// ``SessionClient`` had mailed, and call again with it. The session is
+    /// kept; `goTrueErrorCode` says whether the proof sent was wrong
+    /// (`current_password_mismatch`, `reauthentication_not_valid`).
+    public static let reauthenticationRequired = SessionError(
+        .reauthenticationRequired, "Please confirm it's you: enter your current password and try again.")
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 

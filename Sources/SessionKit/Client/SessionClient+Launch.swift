@@ -10,10 +10,13 @@ import SessionCore
 extension SessionClient {
     /// Reads the stored session at launch and reports where the person stands.
     ///
-    /// Never reports `signedIn` on the mere existence of tokens: an expired
-    /// access token is refreshed first (offline → `offline(Session)`, never
-    /// `signedOut`), and a valid one is validated with the server, behind
-    /// (`.background`) or before returning (`.blocking`). Calls made while
+    /// Never hands out a token on the mere existence of tokens. With
+    /// `.background` (the default) a stored session is reported at once and
+    /// checked behind it: a valid access token is validated with the server,
+    /// an expired one is refreshed, and ``accessToken()`` waits for that
+    /// refresh. With `.blocking` (and `.skip`, for an expired token) the
+    /// refresh or validation happens before this returns (offline →
+    /// `offline(Session)`, never `signedOut`). Calls made while
     /// it runs (``accessToken()``, ``send(_:)``) wait for it; a second call
     /// joins the first. Called again later, it re-reads the store and adopts
     /// what another process wrote, without passing through `restoring`.
@@ -111,6 +114,16 @@ extension SessionClient {
         lastStoredRefreshToken = record.refreshToken
         hasRestored = true
 
+        if machine.isExpired(session, now: clock.now), configuration.launchValidation == .background {
+            // The person sees their signed-in screen at once, not a spinner
+            // through a network round trip; nothing gets the expired token:
+            // `accessToken()` and `send` wait for this refresh (single flight),
+            // and a terminal answer still ends the session (docs/PROTOCOL.md, "Launch").
+            logger.info("The stored access token has expired; showing the session and refreshing behind it")
+            broadcaster.set(.signedIn(session))
+            validation = Task { [weak self] in await self?.refreshAtLaunch(generation: gen) }
+            return .success(broadcaster.current)
+        }
         if machine.isExpired(session, now: clock.now) {
             logger.info(
                 "The stored access token has expired; refreshing before reporting signed in",
@@ -136,6 +149,17 @@ extension SessionClient {
             validation = Task { [weak self] in await self?.validate(generation: gen) }
         }
         return .success(broadcaster.current)
+    }
+
+    /// The background launch's refresh of an expired stored session.
+    func refreshAtLaunch(generation gen: UInt64) async {
+        guard gen == generation, current != nil else { return }
+        do {
+            _ = try await refreshSession(reason: .expired, honouringBackoff: false)
+        } catch {
+            // The refresh path already set `offline`, `needsAttention` or `expired`.
+            logger.notice("The stored session could not be refreshed at launch", metadata: ["reason": "\(error.message)"])
+        }
     }
 
     /// Asks the server whether the session still stands (a `currentUser` call,

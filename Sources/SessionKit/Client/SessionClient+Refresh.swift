@@ -49,6 +49,22 @@ extension SessionClient {
         return try await validSession().accessToken
     }
 
+    /// The session, as supabase-swift's `auth.session` answers it: waits for
+    /// the launch read (``restore()``, started if nobody has) and refreshes
+    /// an expired access token first (single flight).
+    ///
+    /// ```swift
+    /// let session = try await client.session
+    /// ```
+    ///
+    /// - Throws: ``SessionError/notSignedIn`` when there is no session,
+    ///   ``SessionError/sessionExpired`` when the server ended it, or a
+    ///   transient error (``SessionError/network``…) when its access token
+    ///   expired and cannot be refreshed right now (the session is kept).
+    public var session: Session {
+        get async throws(SessionError) { try await validSession() }
+    }
+
     /// Republishes what ``accessToken()`` reads without the actor: called on
     /// every change of `current` and of the refresh machine (its clock offset).
     func publishTokenSnapshot() {
