@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Type-checks SessionKit's Apple-only code (and the sample app, and the
+# documentation's Swift blocks) on Linux, against interface stubs of the Apple
+# SDK declarations it uses (Stubs/: Security, UIKit, AppKit,
+# AuthenticationServices, os, CryptoKit, SwiftUI, and a few Apple-only
+# Foundation members). Not Xcode: see "What the Apple check proves" in the README.
+#
+#   Tools/AppleSDKStubs/check.sh            # iOS and macOS configurations, sample app, doc blocks
+#   Tools/AppleSDKStubs/check.sh --plant    # also proves that planted defects in Apple-only files fail
+#   Tools/AppleSDKStubs/check.sh --no-docs  # skip the documentation blocks
+#
+# How: `canImport(X)` is true when a module X is on the import path, so each
+# stub is built as a module of that name and put on `-I`. `#if os(iOS)` and
+# friends cannot be made true on Linux, so the sources are copied and those
+# conditions rewritten to compile flags (SDKSTUB_OS_iOS, ...) that each
+# configuration sets; every rewrite keeps line numbers, and errors are printed
+# with the original paths. The stubs never enter what an app resolves: they
+# are not in any Package.swift.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+plant=0
+docs=1
+for arg in "$@"; do
+    case "$arg" in
+        --plant) plant=1 ;;
+        --no-docs) docs=0 ;;
+        *) echo "usage: $0 [--plant] [--no-docs]" >&2; exit 2 ;;
+    esac
+done
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# Our code: Swift 6 language mode and the package's upcoming features, warnings as errors.
+ours=(-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility -parse-as-library)
+emit() { # emit <module> <out dir> <swiftc args...>: builds a module's interface (and type-checks it)
+    local module="$1" out="$2"; shift 2
+    mkdir -p "$out"
+    swiftc -emit-module -wmo -module-name "$module" -emit-module-path "$out/$module.swiftmodule" "$@"
+}
+
+# swift-log, SessionKit's one dependency on Apple platforms (swift-crypto is Linux-only there: CryptoKit stands in).
+[ -d "$root/.build/checkouts/swift-log" ] || (cd "$root" && swift package resolve >/dev/null)
+common="$work/common"
+emit Logging "$common" -swift-version 6 -parse-as-library -package-name swift_log \
+    $(find "$root/.build/checkouts/swift-log/Sources/Logging" -name '*.swift')
+emit SessionCore "$common" "${ours[@]}" -warnings-as-errors $(find "$root/Sources/SessionCore" -name '*.swift')
+
+# Each configuration: its stub modules and the os() conditions that hold there.
+# iOS: UIKit on the path, no AppKit. macOS: AppKit, no UIKit.
+stubs_for() { # stubs_for <ios|macos>
+    local platform="$1" dir="$work/$1/stubs" s="$here/Stubs"
+    local ui=UIKit
+    [ "$platform" = macos ] && ui=AppKit
+    emit FoundationAppleOnly "$dir" -swift-version 6 -parse-as-library "$s/FoundationAppleOnly/FoundationAppleOnly.swift"
+    for module in Security os CryptoKit "$ui"; do
+        emit "$module" "$dir" -swift-version 6 -parse-as-library "$s/$module/$module.swift"
+    done
+    emit AuthenticationServices "$dir" -swift-version 6 -parse-as-library -I "$dir" "$s/AuthenticationServices/AuthenticationServices.swift"
+    emit SwiftUI "$dir" -swift-version 6 -parse-as-library -I "$dir" "$s/SwiftUI/SwiftUI.swift"
+}
+os_flags() { # the -D flags standing for the platform's os()/targetEnvironment() conditions
+    case "$1" in
+        ios) echo "-D SDKSTUB_OS_iOS" ;;
+        macos) echo "-D SDKSTUB_OS_macOS" ;;
+    esac
+}
+# Rewrites `os(iOS)`, `targetEnvironment(macCatalyst)`, ... in #if/#elseif lines only.
+rewrite_conditions() { # rewrite_conditions <from dir> <to dir>
+    rm -rf "$2"; mkdir -p "$2"; cp -R "$1/." "$2/"
+    find "$2" -name '*.swift' -print0 | xargs -0 sed -i -E \
+        -e '/^[[:space:]]*#(if|elseif)/ s/\bos\((iOS|macOS|tvOS|watchOS|visionOS)\)/SDKSTUB_OS_\1/g' \
+        -e '/^[[:space:]]*#(if|elseif)/ s/\btargetEnvironment\((macCatalyst|simulator)\)/SDKSTUB_ENV_\1/g'
+}
+apple_flags() { # apple_flags <platform>: what a file compiled "on" that platform gets
+    echo "-I $common -I $work/$1/stubs $(os_flags "$1") -Xfrontend -import-module -Xfrontend FoundationAppleOnly"
+}
+
+# Type-checks SessionKit for one platform from <sources> (a copy of Sources/SessionKit);
+# errors name Sources/SessionKit/... paths.
+check_sessionkit() { # check_sessionkit <platform> <sources> <module out dir>
+    local platform="$1" src="$work/$1/src-$RANDOM" out="$3"
+    rewrite_conditions "$2" "$src"
+    # shellcheck disable=SC2046
+    emit SessionKit "$out" "${ours[@]}" -warnings-as-errors $(apple_flags "$platform") \
+        $(find "$src" -name '*.swift' | sort) 2>&1 | sed "s#$src#Sources/SessionKit#g"
+    return "${PIPESTATUS[0]}"
+}
+
+status=0
+for platform in ios macos; do
+    echo "apple-check: $platform: building the SDK stubs"
+    stubs_for "$platform"
+    echo "apple-check: $platform: type-checking Sources/SessionKit (Swift 6, warnings as errors)"
+    if ! check_sessionkit "$platform" "$root/Sources/SessionKit" "$work/$platform/modules"; then
+        echo "apple-check: FAILED: SessionKit does not type-check for $platform against the SDK stubs" >&2
+        status=1
+        continue
+    fi
+    emit SessionKitTesting "$work/$platform/modules" "${ours[@]}" -warnings-as-errors $(apple_flags "$platform") \
+        -I "$work/$platform/modules" $(find "$root/Sources/SessionKitTesting" -name '*.swift')
+    if [ -d "$root/Examples" ]; then
+        echo "apple-check: $platform: type-checking Examples/"
+        for app in "$root"/Examples/*/; do
+            [ -n "$(find "$app" -name '*.swift' -print -quit)" ] || continue
+            # shellcheck disable=SC2046
+            if ! swiftc -typecheck -swift-version 6 $(apple_flags "$platform") -I "$work/$platform/modules" \
+                $(find "$app" -name '*.swift' | sort); then
+                echo "apple-check: FAILED: $app does not type-check for $platform" >&2
+                status=1
+            fi
+        done
+    fi
+done
+
+if [ "$docs" = 1 ] && [ "$status" = 0 ]; then
+    echo "apple-check: ios: type-checking the Swift blocks of README.md, the DocC articles and docs/*.md"
+    # shellcheck disable=SC2046
+    python3 "$here/docblocks.py" --root "$root" --out "$work/docs" -- \
+        swiftc -typecheck -swift-version 6 $(apple_flags ios) -I "$work/ios/modules" || status=1
+fi
+
+if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
+    # Each defect, alone, must fail the check and be named at its file. A check
+    # that passes a planted typo, wrong label or lost isolation proves nothing.
+    plant_one() { # plant_one <platform> <file under Sources/SessionKit> <sed expression> <what>
+        local copy="$work/plant-src" log="$work/plant.log"
+        rm -rf "$copy"; cp -R "$root/Sources/SessionKit" "$copy"
+        sed -i -E "$3" "$copy/$2"
+        if cmp -s "$copy/$2" "$root/Sources/SessionKit/$2"; then
+            echo "apple-check: plant: '$4' changed nothing in $2: the plant list is stale" >&2; return 1
+        fi
+        if check_sessionkit "$1" "$copy" "$work/plant-out" >"$log" 2>&1; then
+            echo "apple-check: plant: FAILED: $4 in $2 ($1) type-checked" >&2; return 1
+        fi
+        if ! grep -q "Sources/SessionKit/$2:[0-9]*:[0-9]*: error" "$log"; then
+            echo "apple-check: plant: FAILED: $4 in $2 ($1) failed, but no error names the file:" >&2
+            head -20 "$log" >&2; return 1
+        fi
+        echo "apple-check: plant: caught $4 ($2, $1): $(grep -m1 -o 'error: .*' "$log")"
+    }
+    plant_one ios Storage/Keychain/SecItemKeychain.swift 's/SecItemCopyMatching\(/SecItemCopyMatchng(/' "a typo in a Security call" || status=1
+    plant_one ios OAuth/SystemWebAuthenticationPresenter.swift 's/callbackURLScheme: callbackScheme/callbackScheme: callbackScheme/' "a wrong label on ASWebAuthenticationSession.init" || status=1
+    plant_one ios Storage/Keychain/UIApplicationProtectedData.swift 's/@MainActor private static func availableNow/private static func availableNow/' "UIApplication read off the main actor" || status=1
+    plant_one ios Platform/ExpiringActivity.swift 's/withReason: reason/reason: reason/' "a wrong label in an os(iOS)-only file" || status=1
+    plant_one ios Logging/OSLogHandler.swift 's/privacy: \.public/privacy: .open/' "an OSLogPrivacy that does not exist" || status=1
+    plant_one macos Lifecycle/NSApplicationLifecycle.swift 's/NSWorkspace\.didWakeNotification/NSWorkspace.didWakeUpNotification/' "a misspelt AppKit notification" || status=1
+fi
+
+if [ "$status" = 0 ]; then
+    echo "apple-check: ok"
+else
+    echo "apple-check: FAILED" >&2
+fi
+exit "$status"
