@@ -2,6 +2,11 @@
 // not. check.sh imports this module implicitly into the checked sources
 // (`-import-module`), as if they came with `import Foundation`.
 import Foundation
+// On Apple platforms URLRequest, URLSession and HTTPURLResponse come with
+// Foundation; on Linux they are in FoundationNetworking.
+#if canImport(FoundationNetworking)
+@_exported import FoundationNetworking
+#endif
 
 extension ProcessInfo {
     // https://developer.apple.com/documentation/foundation/processinfo/performexpiringactivity(withreason:using:)

@@ -3,7 +3,8 @@
 // `App` are `@MainActor @preconcurrency` protocols, `Button` actions are
 // `@MainActor`, `.task` takes an `@isolated(any)` closure. Type-checking only
 // (see ../../check.sh); layout and rendering are not modelled.
-import Foundation
+// SwiftUI re-exports Foundation on Apple platforms: a file with `import SwiftUI` alone uses URL and Date.
+@_exported import Foundation
 // SwiftUI re-exports Observation on Apple platforms: `@Observable` works with `import SwiftUI`.
 @_exported import Observation
 
@@ -124,6 +125,18 @@ public struct Group<Content> {
     public init(@ViewBuilder content: () -> Content) where Content: View {}
 }
 extension Group: View where Content: View { public var body: Never { stub() } }
+
+// https://developer.apple.com/documentation/swiftui/foreach — `struct ForEach<Data, ID, Content> where Data : RandomAccessCollection, ID : Hashable`
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
+    public var data: Data
+}
+extension ForEach: View where Content: View {
+    public var body: Never { stub() }
+}
+extension ForEach where ID == Data.Element.ID, Content: View, Data.Element: Identifiable {
+    // https://developer.apple.com/documentation/swiftui/foreach/init(_:content:)-90hc9
+    public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) { stub() }
+}
 
 // https://developer.apple.com/documentation/swiftui/vstack
 @MainActor @preconcurrency public struct VStack<Content: View>: View {
