@@ -8,6 +8,7 @@
 #   Tools/AppleSDKStubs/check.sh            # iOS and macOS configurations, sample app, doc blocks
 #   Tools/AppleSDKStubs/check.sh --plant    # also proves that planted defects in Apple-only files fail
 #   Tools/AppleSDKStubs/check.sh --no-docs  # skip the documentation blocks
+#   Tools/AppleSDKStubs/check.sh --keep     # keep the built modules and print where (to rerun docblocks.py by hand)
 #
 # How: `canImport(X)` is true when a module X is on the import path, so each
 # stub is built as a module of that name and put on `-I`. `#if os(iOS)` and
@@ -21,15 +22,17 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 plant=0
 docs=1
+keep=0
 for arg in "$@"; do
     case "$arg" in
         --plant) plant=1 ;;
         --no-docs) docs=0 ;;
-        *) echo "usage: $0 [--plant] [--no-docs]" >&2; exit 2 ;;
+        --keep) keep=1 ;;
+        *) echo "usage: $0 [--plant] [--no-docs] [--keep]" >&2; exit 2 ;;
     esac
 done
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+if [ "$keep" = 1 ]; then echo "apple-check: work folder $work (kept)"; else trap 'rm -rf "$work"' EXIT; fi
 
 # Our code: Swift 6 language mode and the package's upcoming features, warnings as errors.
 ours=(-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility -parse-as-library)
@@ -119,13 +122,13 @@ if [ "$docs" = 1 ] && [ "$status" = 0 ]; then
     echo "apple-check: ios: type-checking the Swift blocks of README.md, the DocC articles and docs/*.md"
     # shellcheck disable=SC2046
     python3 "$here/docblocks.py" --root "$root" --out "$work/docs" -- \
-        swiftc -typecheck -swift-version 6 $(apple_flags ios) -I "$work/ios/modules" || status=1
+        swiftc -emit-module -wmo -swift-version 6 -suppress-warnings $(apple_flags ios) -I "$work/ios/modules" || status=1
 fi
 
 if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
     # Each defect, alone, must fail the check and be named at its file. A check
     # that passes a planted typo, wrong label or lost isolation proves nothing.
-    plant_one() { # plant_one <platform> <file under Sources/SessionKit> <sed expression> <what>
+    plant_one() { # plant_one <platform> <file under Sources/SessionKit> <sed expression> <what> [<expected error, a regex>]
         local copy="$work/plant-src" log="$work/plant.log"
         rm -rf "$copy"; cp -R "$root/Sources/SessionKit" "$copy"
         sed -i -E "$3" "$copy/$2"
@@ -139,14 +142,35 @@ if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
             echo "apple-check: plant: FAILED: $4 in $2 ($1) failed, but no error names the file:" >&2
             head -20 "$log" >&2; return 1
         fi
-        echo "apple-check: plant: caught $4 ($2, $1): $(grep -m1 -o 'error: .*' "$log")"
+        local expected="${5:-error: }"
+        if ! grep -Eq "$expected" "$log"; then
+            echo "apple-check: plant: FAILED: $4 in $2 ($1) failed, but not with /$expected/:" >&2
+            grep -m3 'error: ' "$log" >&2; return 1
+        fi
+        echo "apple-check: plant: caught $4 ($2, $1): $(grep -m1 -Eo "$expected.*" "$log")"
     }
     plant_one ios Storage/Keychain/SecItemKeychain.swift 's/SecItemCopyMatching\(/SecItemCopyMatchng(/' "a typo in a Security call" || status=1
     plant_one ios OAuth/SystemWebAuthenticationPresenter.swift 's/callbackURLScheme: callbackScheme/callbackScheme: callbackScheme/' "a wrong label on ASWebAuthenticationSession.init" || status=1
-    plant_one ios Storage/Keychain/UIApplicationProtectedData.swift 's/@MainActor private static func availableNow/private static func availableNow/' "UIApplication read off the main actor" || status=1
+    plant_one ios Storage/Keychain/UIApplicationProtectedData.swift 's/@MainActor private static func availableNow/private static func availableNow/' "UIApplication read off the main actor" "error: main actor-isolated" || status=1
     plant_one ios Platform/ExpiringActivity.swift 's/withReason: reason/reason: reason/' "a wrong label in an os(iOS)-only file" || status=1
     plant_one ios Logging/OSLogHandler.swift 's/privacy: \.public/privacy: .open/' "an OSLogPrivacy that does not exist" || status=1
     plant_one macos Lifecycle/NSApplicationLifecycle.swift 's/NSWorkspace\.didWakeNotification/NSWorkspace.didWakeUpNotification/' "a misspelt AppKit notification" || status=1
+    if [ "$docs" = 1 ]; then
+        # A documentation block with a wrong label must fail, named by its Markdown file and line.
+        mkdir -p "$work/plant-docs/docs"
+        printf '# Planted\n\nText.\n\n```swift\nlet client = SessionClient(configuration: .init(\n    backend: .goTrue(url: authURL, apiKey: anonKey), storage: InMemorySessionStore()))\n```\n' \
+            > "$work/plant-docs/docs/PLANTED.md"
+        # shellcheck disable=SC2046
+        if python3 "$here/docblocks.py" --root "$work/plant-docs" --out "$work/plant-docs-out" -- \
+            swiftc -emit-module -wmo -swift-version 6 -suppress-warnings $(apple_flags ios) -I "$work/ios/modules" >"$work/plant.log" 2>&1; then
+            echo "apple-check: plant: FAILED: a wrong label in a documentation block compiled" >&2; status=1
+        elif ! grep -q "docs/PLANTED.md:[67]: in the block at line 6" "$work/plant.log"; then
+            echo "apple-check: plant: FAILED: the documentation failure does not name docs/PLANTED.md and its block:" >&2
+            tail -5 "$work/plant.log" >&2; status=1
+        else
+            echo "apple-check: plant: caught a wrong label in a documentation block: $(grep -m1 'PLANTED.md:[67]: in the block' "$work/plant.log" | sed 's/^ *//')"
+        fi
+    fi
 fi
 
 if [ "$status" = 0 ]; then
