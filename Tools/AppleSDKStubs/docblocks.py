@@ -16,11 +16,12 @@ Names a sample takes from the app around it (`client`, `email`, `authURL`,
 `ContentView`, ...) come from docprelude.swift: a section `// assume: Name` is
 included unless the document declares Name itself.
 
-A block that is not meant to compile (a Package.swift excerpt, say) is marked
-by an HTML comment on the line before its fence, with the reason:
+A block that is not meant to compile (lines of a Package.swift, say) says so
+in its info string, which GitHub and DocC still highlight as Swift:
 
-    <!-- fragment: lines of Package.swift, not Swift in a target -->
-    ```swift
+    ```swift fragment
+    .package(url: "https://github.com/sessionkit/sessionkit.git", from: "0.4.0"),
+    ```
 
 Keep them rare: every fragment is listed at the end of each run.
 """
@@ -32,7 +33,6 @@ import sys
 
 DOCUMENTS = ["README.md", "Sources/SessionKit/SessionKit.docc/*.md", "docs/*.md"]
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`]*)(.*)$")
-FRAGMENT = re.compile(r"^\s*<!--\s*fragment\s*:?\s*(.*?)\s*-->\s*$")
 DECLARATION = re.compile(
     r"^(@\w+|import|struct|class|enum|actor|extension|protocol|func|typealias|final|public|private|fileprivate|internal|open|indirect)\b")
 IMPORTS = ["Foundation", "Logging", "SessionKit", "SessionKitTesting", "SwiftUI", "Testing"]
@@ -69,14 +69,8 @@ def blocks(path, text):
                 break
             end += 1
         if language == "swift":
-            previous = i - 1
-            while previous >= 0 and not lines[previous].strip():
-                previous -= 1
-            reason = None
-            if previous >= 0:
-                marker = FRAGMENT.match(lines[previous])
-                if marker:
-                    reason = marker.group(1) or "no reason given"
+            words = match.group(4).split()
+            reason = "fragment" if words[:1] == ["fragment"] else None
             code = [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in lines[start:end]]
             yield start + 1, code, reason
         i = end + 1
@@ -163,7 +157,7 @@ def main():
     for relative in documents(args.root):
         with open(os.path.join(args.root, relative)) as handle:
             found = list(blocks(relative, handle.read()))
-        fragments += ["%s:%d (%s)" % (relative, number, reason) for number, _, reason in found if reason]
+        fragments += ["%s:%d" % (relative, number) for number, _, reason in found if reason]
         found = [(number, code) for number, code, reason in found if not reason]
         if not found:
             continue
