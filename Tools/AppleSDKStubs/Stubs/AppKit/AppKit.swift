@@ -18,6 +18,7 @@ import Foundation
     // https://developer.apple.com/documentation/appkit/nsapplication/windows
     open var windows: [NSWindow] { stub() }
     // https://developer.apple.com/documentation/appkit/nsapplication/didbecomeactivenotification
+    // `class let didBecomeActiveNotification: NSNotification.Name`: a main-actor member, unlike UIKit's
     public static let didBecomeActiveNotification = NSNotification.Name("NSApplicationDidBecomeActiveNotification")
     // https://developer.apple.com/documentation/appkit/nsapplication/didresignactivenotification
     public static let didResignActiveNotification = NSNotification.Name("NSApplicationDidResignActiveNotification")
@@ -27,7 +28,8 @@ import Foundation
 @available(macOS 10.0, *)
 @MainActor open class NSWindow: NSResponder {}
 
-// https://developer.apple.com/documentation/appkit/nsworkspace — `class NSWorkspace` (not main-actor)
+// https://developer.apple.com/documentation/appkit/nsworkspace — `class NSWorkspace`, not main-actor:
+// `shared` and `notificationCenter` "can be accessed safely from any thread" (their pages)
 @available(macOS 10.0, *)
 open class NSWorkspace: NSObject, @unchecked Sendable {
     // https://developer.apple.com/documentation/appkit/nsworkspace/shared

@@ -2,9 +2,9 @@
 // as Apple's pages declare it. Type-checking only (see ../../check.sh).
 import Foundation
 
-// https://developer.apple.com/documentation/cryptokit/hashfunction
+// https://developer.apple.com/documentation/cryptokit/hashfunction — `@preconcurrency protocol HashFunction : Sendable`
 @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, visionOS 1.0, *)
-public protocol HashFunction: Sendable {
+@preconcurrency public protocol HashFunction: Sendable {
     associatedtype Digest: CryptoKit.Digest
     // https://developer.apple.com/documentation/cryptokit/hashfunction/hash(data:)
     static func hash<D: DataProtocol>(data: D) -> Digest

@@ -207,10 +207,12 @@ extension View {
     nonisolated public func environment<T: AnyObject & Observable>(_ object: T?) -> some View {
         ModifiedContent(content: self, modifier: _Modifier())
     }
-    // https://developer.apple.com/documentation/swiftui/view/task(priority:_:)
-    // `nonisolated func task(priority: TaskPriority = .userInitiated, _ action: sending @escaping @isolated(any) () async -> Void) -> some View`
+    // https://developer.apple.com/documentation/swiftui/view/task(name:priority:file:line:_:)
+    // `nonisolated func task(name: String? = nil, priority: TaskPriority = .userInitiated, file: String = #fileID,
+    //  line: Int = #line, _ action: sending @escaping @isolated(any) () async -> Void) -> some View`
     nonisolated public func task(
-        priority: TaskPriority = .userInitiated, _ action: sending @escaping @isolated(any) () async -> Void
+        name: String? = nil, priority: TaskPriority = .userInitiated, file: String = #fileID, line: Int = #line,
+        _ action: sending @escaping @isolated(any) () async -> Void
     ) -> some View {
         ModifiedContent(content: self, modifier: _Modifier())
     }

@@ -26,12 +26,13 @@ import Foundation
     open var connectedScenes: Set<UIScene> { stub() }
 
     // https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
-    // `class let didBecomeActiveNotification: NSNotification.Name` (main-actor, as a member of the class)
-    public static let didBecomeActiveNotification = NSNotification.Name("UIApplicationDidBecomeActiveNotification")
+    // `nonisolated class let didBecomeActiveNotification: NSNotification.Name`; the other
+    // notification names of UIApplication are imported from the same C globals alike.
+    nonisolated public static let didBecomeActiveNotification = NSNotification.Name("UIApplicationDidBecomeActiveNotification")
     // https://developer.apple.com/documentation/uikit/uiapplication/didenterbackgroundnotification
-    public static let didEnterBackgroundNotification = NSNotification.Name("UIApplicationDidEnterBackgroundNotification")
+    nonisolated public static let didEnterBackgroundNotification = NSNotification.Name("UIApplicationDidEnterBackgroundNotification")
     // https://developer.apple.com/documentation/uikit/uiapplication/protecteddatadidbecomeavailablenotification
-    public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name("UIApplicationProtectedDataDidBecomeAvailable")
+    nonisolated public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name("UIApplicationProtectedDataDidBecomeAvailable")
 }
 
 // https://developer.apple.com/documentation/uikit/uiscene — `@MainActor class UIScene`

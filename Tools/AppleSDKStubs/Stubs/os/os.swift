@@ -5,7 +5,8 @@
 // optimisation (constant format and privacy arguments); a stub cannot do that.
 import Foundation
 
-// https://developer.apple.com/documentation/os/logger — `struct Logger`
+// https://developer.apple.com/documentation/os/logger — `struct Logger`. Sendable as Swift 6 code
+// uses it from any isolation; its page's conformance list could not be read to confirm the spelling.
 @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
 public struct Logger: @unchecked Sendable {
     // https://developer.apple.com/documentation/os/logger/init(subsystem:category:)
