@@ -155,6 +155,20 @@ if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
     plant_one ios Platform/ExpiringActivity.swift 's/withReason: reason/reason: reason/' "a wrong label in an os(iOS)-only file" || status=1
     plant_one ios Logging/OSLogHandler.swift 's/privacy: \.public/privacy: .open/' "an OSLogPrivacy that does not exist" || status=1
     plant_one macos Lifecycle/NSApplicationLifecycle.swift 's/NSWorkspace\.didWakeNotification/NSWorkspace.didWakeUpNotification/' "a misspelt AppKit notification" || status=1
+    if [ -f "$root/Examples/SampleApp/App/RunsView.swift" ]; then
+        # The sample app's check fails too: a wrong label in a copy of one of its files.
+        rm -rf "$work/plant-app"; cp -R "$root/Examples/SampleApp/App" "$work/plant-app"
+        sed -i 's/await model.signOut()/await model.signOut(everywhere: true)/' "$work/plant-app/RunsView.swift"
+        # shellcheck disable=SC2046
+        if emit PlantedApp "$work/plant-app-out" -swift-version 6 -parse-as-library $(apple_flags ios) -I "$work/ios/modules" \
+            $(find "$work/plant-app" -name '*.swift') >"$work/plant.log" 2>&1; then
+            echo "apple-check: plant: FAILED: a wrong label in the sample app type-checked" >&2; status=1
+        elif ! grep -q "RunsView.swift:[0-9]*:[0-9]*: error" "$work/plant.log"; then
+            echo "apple-check: plant: FAILED: the sample app failed, but no error names RunsView.swift" >&2; status=1
+        else
+            echo "apple-check: plant: caught a wrong label in the sample app (RunsView.swift): $(grep -m1 -o 'error: .*' "$work/plant.log")"
+        fi
+    fi
     if [ "$docs" = 1 ]; then
         # A documentation block with a wrong label must fail, named by its Markdown file and line.
         mkdir -p "$work/plant-docs/docs"
