@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Type-checks SessionKit's Apple-only code (and the sample app, and the
-# documentation's Swift blocks) on Linux, against interface stubs of the Apple
+# documentation's Swift blocks, doc comments included) on Linux, against interface stubs of the Apple
 # SDK declarations it uses (Stubs/: Security, UIKit, AppKit,
 # AuthenticationServices, os, CryptoKit, SwiftUI, and a few Apple-only
 # Foundation members). Not Xcode: see "What the Apple check proves" in the README.
@@ -119,9 +119,9 @@ for platform in ios macos; do
 done
 
 if [ "$docs" = 1 ] && [ "$status" = 0 ]; then
-    echo "apple-check: ios: type-checking the Swift blocks of README.md, the DocC articles and docs/*.md"
+    echo "apple-check: ios: type-checking the Swift blocks of README.md, the DocC articles, docs/*.md and the /// comments of Sources/"
     # shellcheck disable=SC2046
-    python3 "$here/docblocks.py" --root "$root" --out "$work/docs" -- \
+    python3 "$here/docblocks.py" --comments --root "$root" --out "$work/docs" -- \
         swiftc -emit-module -wmo -swift-version 6 -suppress-warnings $(apple_flags ios) -I "$work/ios/modules" || status=1
 fi
 

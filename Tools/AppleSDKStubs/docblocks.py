@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compiles every ```swift block of README.md, the DocC articles and docs/*.md.
+"""Compiles every ```swift block of README.md, the DocC articles and docs/*.md,
+and with --comments those of the `///` comments of Sources/ (DocC's symbol pages).
 
 Run by check.sh after SessionKit has been type-checked for iOS against the SDK
 stubs, so blocks that use SwiftUI, UIKit or AuthenticationServices compile as
@@ -32,6 +33,8 @@ import subprocess
 import sys
 
 DOCUMENTS = ["README.md", "Sources/SessionKit/SessionKit.docc/*.md", "docs/*.md"]
+# Doc comments (`///`) of the public targets: DocC shows their blocks on the symbol pages.
+COMMENTED = ["Sources/SessionCore", "Sources/SessionKit", "Sources/SessionKitTesting"]
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`]*)(.*)$")
 DECLARATION = re.compile(
     r"^(@\w+|import|struct|class|enum|actor|extension|protocol|func|typealias|final|public|private|fileprivate|internal|open|indirect)\b")
@@ -51,8 +54,32 @@ def documents(root):
     return found
 
 
+def commented(root):
+    found = []
+    for folder in COMMENTED:
+        for directory, _, names in os.walk(os.path.join(root, folder)):
+            for name in sorted(names):
+                if name.endswith(".swift"):
+                    path = os.path.join(directory, name)
+                    with open(path) as handle:
+                        if "/// ```swift" in handle.read():
+                            found.append(os.path.relpath(path, root))
+    return sorted(found)
+
+
+def doc_comment_text(text):
+    """The text of a Swift file's `///` comments, every other line blank, so line numbers stay."""
+    lines = []
+    for line in text.split("\n"):
+        match = re.match(r"^\s*/// ?(.*)$", line)
+        lines.append(match.group(1) if match else "")
+    return "\n".join(lines)
+
+
 def blocks(path, text):
     """Yields (first line number of the code, lines, fragment reason or None) for each swift block."""
+    if path.endswith(".swift"):
+        text = doc_comment_text(text)
     lines = text.split("\n")
     i = 0
     while i < len(lines):
@@ -122,6 +149,9 @@ def prelude_sections(path):
 
 
 def write_block(out, relative, number, code):
+    # SessionKitTesting's samples are test code, which Swift Testing runs off the main actor;
+    # an app's code (the rest) runs on it.
+    isolation = "nonisolated" if relative.startswith("Sources/SessionKitTesting/") else "@MainActor"
     imports = [line.strip() for line in code if re.match(r"^\s*import\s+\w+", line)]
     lines = ["import %s" % module for module in IMPORTS if "import %s" % module not in imports]
     lines += imports
@@ -135,7 +165,7 @@ def write_block(out, relative, number, code):
         else:
             statements += chunk
     if statements:
-        lines.append("@MainActor func docBlock_line%d() async throws {" % number)
+        lines.append("%s func docBlock_line%d() async throws {" % (isolation, number))
         lines += statements
         lines += ["#sourceLocation()", "}"]
     path = os.path.join(out, "block_%d.swift" % number)
@@ -148,13 +178,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--comments", action="store_true", help="also the blocks of /// comments in Sources/")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     here = os.path.dirname(os.path.abspath(__file__))
     header, sections = prelude_sections(os.path.join(here, "docprelude.swift"))
     compiled, fragments, failures = 0, [], []
-    for relative in documents(args.root):
+    for relative in documents(args.root) + (commented(args.root) if args.comments else []):
         with open(os.path.join(args.root, relative)) as handle:
             found = list(blocks(relative, handle.read()))
         fragments += ["%s:%d" % (relative, number) for number, _, reason in found if reason]

@@ -2,6 +2,9 @@
 // docblocks.py adds each `// assume:` section to a document's module unless
 // the document declares that name itself. A placeholder here says what the
 // samples expect of it (its type), nothing more: keep it honest and small.
+#if canImport(AuthenticationServices)
+import AuthenticationServices
+#endif
 import Foundation
 import SessionKit
 import SessionKitTesting
@@ -110,3 +113,45 @@ let fake = FakeAuthBackend(clock: ManualClock())
 @MainActor final class PasswordField {
     func shake() {}
 }
+
+// assume: backend
+/// A backend for the samples of SessionKitTesting: its fake GoTrue server.
+let backend = FakeAuthBackend(clock: ManualClock())
+
+// assume: refresh
+/// Your backend's refresh endpoint.
+let refresh = URL(string: "https://api.example.com/auth/refresh")!
+
+// assume: me
+/// Your backend's "who am I" endpoint.
+let me = URL(string: "https://api.example.com/auth/me")!
+
+// assume: callbackURL
+/// The redirect the app received (`onOpenURL`).
+let callbackURL = URL(string: "myapp://oauth?code=abc")!
+
+// assume: dir
+/// A private folder of the program's.
+let dir = URL(fileURLWithPath: NSHomeDirectory() + "/.config/myapp")
+
+// assume: token
+/// An access or ID token.
+let token = "eyJhbGciOiJFUzI1NiJ9.e30.c2ln"
+
+// assume: item
+/// A Keychain item's name.
+let item = KeychainItem(service: "com.example.app.sessionkit", account: "session")
+
+// assume: keychain
+/// The test's in-memory keychain.
+let keychain = InMemoryKeychain()
+
+// assume: showSignIn
+/// Shows the sign-in screen with a message.
+@MainActor func showSignIn(_ message: String) {}
+
+#if canImport(AuthenticationServices)
+// assume: request
+/// The app's Sign in with Apple request.
+@MainActor let request = ASAuthorizationAppleIDProvider().createRequest()
+#endif
