@@ -5,7 +5,7 @@
 # AuthenticationServices, os, CryptoKit, SwiftUI, and a few Apple-only
 # Foundation members). Not Xcode: see "What the Apple check proves" in the README.
 #
-#   Tools/AppleSDKStubs/check.sh            # iOS and macOS configurations, sample app, doc blocks
+#   Tools/AppleSDKStubs/check.sh            # SessionKit for iOS, macOS, Mac Catalyst, tvOS, visionOS and watchOS; the sample app (iOS, macOS); doc blocks (iOS)
 #   Tools/AppleSDKStubs/check.sh --plant    # also proves that planted defects in Apple-only files fail
 #   Tools/AppleSDKStubs/check.sh --no-docs  # skip the documentation blocks
 #   Tools/AppleSDKStubs/check.sh --keep     # keep the built modules and print where (to rerun docblocks.py by hand)
@@ -50,13 +50,22 @@ emit Logging "$common" -swift-version 6 -parse-as-library -package-name swift_lo
 emit SessionCore "$common" "${ours[@]}" -warnings-as-errors $(find "$root/Sources/SessionCore" -name '*.swift')
 
 # Each configuration: its stub modules and the os() conditions that hold there.
-# iOS: UIKit on the path, no AppKit. macOS: AppKit, no UIKit.
-stubs_for() { # stubs_for <ios|macos>
+# iOS, tvOS, visionOS, watchOS: UIKit on the path, no AppKit. macOS: AppKit, no
+# UIKit. Mac Catalyst: both (AppKit can be imported there), os(iOS) and
+# targetEnvironment(macCatalyst). The package's platforms are all five.
+platforms="ios macos catalyst tvos visionos watchos"
+ui_modules() { # the UI frameworks importable on a platform
+    case "$1" in
+        macos) echo "AppKit" ;;
+        catalyst) echo "UIKit AppKit" ;;
+        *) echo "UIKit" ;;
+    esac
+}
+stubs_for() { # stubs_for <platform>
     local platform="$1" dir="$work/$1/stubs" s="$here/Stubs"
-    local ui=UIKit
-    [ "$platform" = macos ] && ui=AppKit
     emit FoundationAppleOnly "$dir" -swift-version 6 -parse-as-library "$s/FoundationAppleOnly/FoundationAppleOnly.swift"
-    for module in Security os CryptoKit "$ui"; do
+    # shellcheck disable=SC2046
+    for module in Security os CryptoKit $(ui_modules "$platform"); do
         emit "$module" "$dir" -swift-version 6 -parse-as-library "$s/$module/$module.swift"
     done
     emit AuthenticationServices "$dir" -swift-version 6 -parse-as-library -I "$dir" "$s/AuthenticationServices/AuthenticationServices.swift"
@@ -66,6 +75,10 @@ os_flags() { # the -D flags standing for the platform's os()/targetEnvironment()
     case "$1" in
         ios) echo "-D SDKSTUB_OS_iOS" ;;
         macos) echo "-D SDKSTUB_OS_macOS" ;;
+        catalyst) echo "-D SDKSTUB_OS_iOS -D SDKSTUB_ENV_macCatalyst" ;;
+        tvos) echo "-D SDKSTUB_OS_tvOS" ;;
+        visionos) echo "-D SDKSTUB_OS_visionOS" ;;
+        watchos) echo "-D SDKSTUB_OS_watchOS" ;;
     esac
 }
 # Rewrites `os(iOS)`, `targetEnvironment(macCatalyst)`, ... in #if/#elseif lines only.
@@ -91,7 +104,7 @@ check_sessionkit() { # check_sessionkit <platform> <sources> <module out dir>
 }
 
 status=0
-for platform in ios macos; do
+for platform in $platforms; do
     echo "apple-check: $platform: building the SDK stubs"
     stubs_for "$platform"
     echo "apple-check: $platform: type-checking Sources/SessionKit (Swift 6, warnings as errors)"
@@ -100,6 +113,8 @@ for platform in ios macos; do
         status=1
         continue
     fi
+    # The sample app and the documentation are iOS code; macOS checks the app too.
+    case "$platform" in ios|macos) ;; *) continue ;; esac
     emit SessionKitTesting "$work/$platform/modules" "${ours[@]}" -warnings-as-errors $(apple_flags "$platform") \
         -I "$work/$platform/modules" $(find "$root/Sources/SessionKitTesting" -name '*.swift')
     if [ -d "$root/Examples" ]; then
@@ -154,6 +169,7 @@ if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
     plant_one ios Storage/Keychain/UIApplicationProtectedData.swift 's/@MainActor private static func availableNow/private static func availableNow/' "UIApplication read off the main actor" "error: main actor-isolated" || status=1
     plant_one ios Platform/ExpiringActivity.swift 's/withReason: reason/reason: reason/' "a wrong label in an os(iOS)-only file" || status=1
     plant_one ios Logging/OSLogHandler.swift 's/privacy: \.public/privacy: .open/' "an OSLogPrivacy that does not exist" || status=1
+    plant_one watchos Storage/KeychainSessionStore+Apple.swift 's/= AlwaysAvailableProtectedData\(\)/= AlwaysAvailableProtectedData(timeout: 1)/' "a wrong argument in the branch for watchOS and macOS" || status=1
     plant_one macos Lifecycle/NSApplicationLifecycle.swift 's/NSWorkspace\.didWakeNotification/NSWorkspace.didWakeUpNotification/' "a misspelt AppKit notification" || status=1
     if [ -f "$root/Examples/SampleApp/App/RunsView.swift" ]; then
         # The sample app's check fails too: a wrong label in a copy of one of its files.
