@@ -11,7 +11,11 @@ import SessionCore
 /// `==` against the static members: equality looks at the kind only.
 ///
 /// ```swift
-/// catch let error as SessionError where error == .sessionExpired { showSignIn(error.message) }
+/// do {
+///     _ = try await client.refresh()
+/// } catch where error == .sessionExpired {
+///     showSignIn(error.message)
+/// }
 /// ```
 public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {

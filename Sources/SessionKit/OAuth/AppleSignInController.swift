@@ -11,7 +11,7 @@ import Foundation
 /// Keep the controller alive until `signIn` returns (a `@State` or a property).
 ///
 /// ```swift
-/// let apple = AppleSignInController { view.window! }
+/// let apple = AppleSignInController { SystemWebAuthenticationPresenter.keyWindow() }
 /// let session = try await apple.signIn(with: client)
 /// ```
 @MainActor
