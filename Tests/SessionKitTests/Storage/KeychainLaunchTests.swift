@@ -204,3 +204,30 @@ final class StateLog: @unchecked Sendable {
         return states
     }
 }
+
+#if canImport(Observation)
+/// The DocC sample (`.task { await model.run() }`) on a launch before the first unlock.
+@MainActor
+struct KeychainModelTests {
+    @Test func theSamplesModelLeavesRestoringOnceTheDeviceIsUnlocked() async throws {
+        let lifecycle = ScriptedAppLifecycle()
+        let f = KeychainFixture()
+        let env = try await KeychainLaunchTests.signedInEarlier(f, lifecycle: lifecycle)
+        await f.protectedData.setAvailable(false)
+        f.keychain.lockBeforeFirstUnlock(answering: .itemNotFound)
+        let model = SessionModel(client: env.client)
+        let run = Task { await model.run() }
+        #expect(await SessionModelTests.until { model.lastError == .storeUnavailable })
+        #expect(model.phase == .restoring)
+        #expect(await lifecycle.waitForSubscribers(count: 1))
+
+        await KeychainLaunchTests.unlock(f)
+        lifecycle.send(.protectedDataDidBecomeAvailable)
+        #expect(await SessionModelTests.until { model.phase == .signedIn })
+        #expect(await SessionModelTests.until { model.lastError == nil })
+        await env.client.shutdown()
+        run.cancel()
+        await run.value
+    }
+}
+#endif
