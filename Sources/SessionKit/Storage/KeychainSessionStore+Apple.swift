@@ -19,7 +19,7 @@ extension KeychainSessionStore {
     ///     such as `UserDefaultsInstallMarker()`; docs/PROTOCOL.md, "The Keychain item", has the trade-off.
     /// - Important: Unavailable in iOS, tvOS and visionOS app extensions, which
     ///   have no `UIApplication`: they pass `keychain: SecItemKeychain()` and
-    ///   `protectedData: AlwaysAvailableProtectedData()` to the designated initialiser.
+    ///   `protectedData: KeychainProbeProtectedData(keychain:accessGroup:)` to the designated initialiser.
     @available(iOSApplicationExtension, unavailable)
     @available(tvOSApplicationExtension, unavailable)
     @available(visionOSApplicationExtension, unavailable)

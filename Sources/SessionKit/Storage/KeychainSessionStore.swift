@@ -65,7 +65,8 @@ import SessionCore
 ///
 /// `UIApplication` does not exist in extensions, so an extension passes its
 /// keychain and protected-data source itself, with the same group:
-/// `KeychainSessionStore(keychain: SecItemKeychain(), accessGroup: "TEAMID.com.example.shared", protectedData: AlwaysAvailableProtectedData(), ...)`.
+/// `KeychainSessionStore(keychain: keychain, accessGroup: "TEAMID.com.example.shared", protectedData: KeychainProbeProtectedData(keychain: keychain, accessGroup: "TEAMID.com.example.shared"), ...)`
+/// with `let keychain = SecItemKeychain()`: the probe asks the keychain whether the device was unlocked.
 public struct KeychainSessionStore: SessionStore {
     /// The service every process of an app uses unless told otherwise.
     public static let defaultService = "SessionKit"

@@ -231,3 +231,51 @@ struct KeychainModelTests {
     }
 }
 #endif
+
+/// An app extension has no `UIApplication` to ask whether the device was unlocked.
+struct KeychainExtensionProtectedDataTests {
+    typealias F = KeychainFixture
+
+    /// A widget reloaded after a restart, before the first unlock, on iOS 15 and later.
+    static func widgetBeforeFirstUnlock(
+        protectedData: (InMemoryKeychain) -> any ProtectedDataAvailability
+    ) async throws -> (InMemoryKeychain, KeychainSessionStore) {
+        let device = SimulatedDeviceKeychain()
+        let app = F(keychain: device.process(accessGroups: [F.sharedGroup, F.appGroup]))
+        try await app.store.save(F.record())
+        device.restart()  // answers errSecItemNotFound for the item that is there
+        let widget = device.process(accessGroups: [F.sharedGroup, F.widgetGroup])
+        let store = KeychainSessionStore(
+            keychain: widget, accessGroup: F.sharedGroup, previousServices: [], protectedData: protectedData(widget))
+        return (widget, store)
+    }
+
+    @Test func alwaysAvailableTakesALockedDeviceForNoSession() async throws {
+        // Why the probe exists: the world the old extension snippet assumed is not iOS 15's.
+        let (_, store) = try await Self.widgetBeforeFirstUnlock { _ in AlwaysAvailableProtectedData() }
+        #expect(try await store.load() == nil)
+    }
+
+    @Test func theKeychainProbeSaysTheDeviceIsLocked() async throws {
+        let (widget, store) = try await Self.widgetBeforeFirstUnlock {
+            KeychainProbeProtectedData(keychain: $0, accessGroup: F.sharedGroup)
+        }
+        await #expect(throws: SessionStoreError.deviceLocked("")) { try await store.load() }
+        widget.device.unlock()
+        #expect(try await store.load() == F.record())
+        // The probe leaves nothing behind.
+        #expect(widget.allItems.map(\.service) == [KeychainSessionStore.defaultService])
+    }
+
+    @Test func theProbeFollowsTheItemsClassWhileLocked() async {
+        let device = SimulatedDeviceKeychain()
+        let widget = device.process(accessGroups: [F.sharedGroup])
+        device.lockScreen()
+        #expect(await KeychainProbeProtectedData(keychain: widget).isAvailable)
+        #expect(await !KeychainProbeProtectedData(keychain: widget, accessibility: .whenUnlockedThisDeviceOnly).isAvailable)
+        // A probe left behind by a killed process does not read as locked.
+        widget.plant(Data([1]), for: KeychainItem(service: KeychainProbeProtectedData.probeService, account: "probe"))
+        #expect(await KeychainProbeProtectedData(keychain: widget).isAvailable)
+        #expect(widget.allItems.isEmpty)
+    }
+}
