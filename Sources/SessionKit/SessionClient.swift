@@ -55,6 +55,10 @@ public actor SessionClient {
     var restoreTask: Task<Result<SessionState, SessionError>, Never>?
     /// True once a launch read has finished (or a sign-in made it moot).
     var hasRestored = false
+    /// The timer that reads the store again after a launch read it could not (see `SessionClient+RestoreRetry.swift`).
+    var restoreRetryTask: Task<Void, Never>?
+    /// How many timed launch re-reads have run since the last successful one.
+    var restoreRetryAttempts = 0
     /// Serialises this client's read-decide-write sequences on the store (see ``withStoreAccess(_:)``).
     var storeBusy = false
     var storeWaiters: [CheckedContinuation<Void, Never>] = []

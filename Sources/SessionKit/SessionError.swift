@@ -21,7 +21,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {
         case sessionExpired, authRequired, forbidden, invalidRequest, invalidCredentials, rateLimited
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
-        case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
+        case unsupported, storeCorrupted, storeUnavailable, storeInaccessible, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
         case codeInvalid, reauthenticationRequired
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
@@ -79,6 +79,13 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         .storeCorrupted, "The saved session could not be read and was moved aside. Please sign in again.")
     public static let storeUnavailable = SessionError(
         .storeUnavailable, "The saved session cannot be read right now. Try again in a moment.")
+    /// The saved session cannot be reached for a reason waiting cannot fix: the
+    /// app lacks the keychain entitlement or access group, the item is damaged,
+    /// or a newer version of the app wrote it. The state is `signedOut`, so the
+    /// person can sign in; the stored item is left as it was. `underlying` names
+    /// the cause and the fix for the developer.
+    public static let storeInaccessible = SessionError(
+        .storeInaccessible, "The saved session can't be opened on this device. Please sign in again.")
     public static let cancelled = SessionError(.cancelled, "The operation was cancelled.")
     public static let requestFailed = SessionError(.requestFailed, "The request failed.")
 

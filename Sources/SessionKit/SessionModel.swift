@@ -194,6 +194,8 @@ public final class SessionModel {
         if case .expired(let reason) = state, self.state != state {
             lastError = SessionError.sessionExpired.with(message: reason)
         }
+        // A launch read that failed while the device was locked and succeeded when retried is behind the person.
+        if Phase(state) != .restoring, lastError == .storeUnavailable { lastError = nil }
         self.state = state
     }
 

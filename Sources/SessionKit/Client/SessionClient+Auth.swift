@@ -160,6 +160,8 @@ extension SessionClient {
     ///   OAuth code is spent once), a failed save keeps them in memory and
     ///   retries the write instead of throwing.
     func establish(_ session: Session, keepingUnsaved: Bool = false) async throws(SessionError) {
+        // A sign-in is a first use too: the lifecycle is followed from here (refresh on resume, last-chance save).
+        startObservingLifecycle()
         // Invalidate anything in flight for the previous session first.
         generation += 1
         let gen = generation
