@@ -19,7 +19,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
         case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed
-        case codeInvalid
+        case codeInvalid, emailNotConfirmed
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -97,6 +97,13 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// host the configuration does not allow (``SessionClientConfiguration/authorizedOrigins``).
     public static let originNotAllowed = SessionError(
         .originNotAllowed, "This request goes to a server that is not allowed to receive your sign-in token.")
+
+    /// The password is right but the account's email address is not confirmed
+    /// yet (GoTrue's `email_not_confirmed`): the person must use the code or
+    /// link mailed at sign-up (``SessionClient/verifyEmailCode(email:code:)``), then sign in.
+    public static let emailNotConfirmed = SessionError(
+        .emailNotConfirmed,
+        "Confirm your email first: enter the code from the confirmation email we sent at sign-up (or open its link), then sign in.")
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 

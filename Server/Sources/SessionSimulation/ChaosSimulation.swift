@@ -57,6 +57,7 @@ public struct ChaosSimulation: Sendable {
         // The simulation is one IP making every life's requests; the limits are not under test here.
         configuration.tokenRequestsPerMinutePerIP = 10_000_000
         configuration.passwordSignInsPerMinutePerEmail = 10_000
+        configuration.passwordSignInsPerHourPerEmail = 10_000
         configuration.gatewayRequestsPerMinutePerUser = 10_000_000
         configuration.recoversUnsavedSuccessors = parameters.successorRecovery
         let logger = {

@@ -28,6 +28,8 @@ enum ResponseClassifier {
 
         // A banned account is its own reason, at sign-in as on any other request.
         if goTrue == .userBanned { return make(.accountSuspended, keepServerMessage: false) }
+        // The right password for an address not confirmed yet: say what to do, whatever the server's words.
+        if goTrue == .emailNotConfirmed { return make(.emailNotConfirmed, keepServerMessage: false) }
         if code == .sessionExpired || (goTrue?.endsSession ?? false) {
             // A wrong password on the password grant is `invalid_grant` in older GoTrue.
             if context == .signIn { return make(.invalidCredentials, keepServerMessage: false) }
