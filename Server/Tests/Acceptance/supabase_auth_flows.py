@@ -359,7 +359,7 @@ class Flows:
 
         message = self.mailbox.wait_for(self.bob, seen)
         self.check_mail_headers(message, self.bob, "flow 2 confirmation mail")
-        code = code_from(message, r"Confirm your email", r"Your confirmation code is (\d{6})", "flow 2 confirmation mail")
+        code = code_from(message, r"Confirm your email: (\d{6})", r"Your confirmation code is (\d{6})", "flow 2 confirmation mail")
         confirming = self.client()
         confirmed = step("flow 2: verify_otp(type=signup)",
                          lambda: confirming.verify_otp({"email": self.bob, "token": code, "type": "signup"}))
