@@ -57,7 +57,8 @@ struct EmailCodeCommandTests {
                 ["signup", "--email", "ada@example.com", "--password-stdin", "--json"], stdin: "ada-password-1\n")
             #expect(signUp.status == 0, "\(signUp)")
             #expect(try cli.json(signUp)["state"] == "confirmationRequired")
-            let early = try await cli.run(["login", "--email", "ada@example.com", "--password-stdin"], stdin: "ada-password-1\n")
+            let early = try await cli.run(
+                ["login", "--email", "ada@example.com", "--password-stdin", "--json"], stdin: "ada-password-1\n")
             #expect(early.status == 1, "\(early)")
             #expect((early.stdout + early.stderr).contains("EMAIL_NOT_CONFIRMED"), "\(early)")
             #expect((early.stdout + early.stderr).contains("--confirm-signup"), "\(early)")
