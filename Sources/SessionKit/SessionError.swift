@@ -29,23 +29,23 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status the server answered, when there was an answer.
     public let status: Int?
     /// The gateway code (`error.code` of the envelope), when the server sent one.
-    public let code: ErrorCode?
+    public let code: GatewayErrorCode?
     /// The GoTrue or OAuth `error_code`, when the server sent one.
-    public let goTrueCode: GoTrueErrorCode?
+    public let goTrueErrorCode: GoTrueErrorCode?
     /// Seconds the server asked us to wait (`Retry-After`), when it did.
     public let retryAfter: TimeInterval?
     /// A short technical description of an underlying cause (never a token).
     public let underlying: String?
 
     private init(
-        _ kind: Kind, _ message: String, status: Int? = nil, code: ErrorCode? = nil,
-        goTrueCode: GoTrueErrorCode? = nil, retryAfter: TimeInterval? = nil, underlying: String? = nil
+        _ kind: Kind, _ message: String, status: Int? = nil, code: GatewayErrorCode? = nil,
+        goTrueErrorCode: GoTrueErrorCode? = nil, retryAfter: TimeInterval? = nil, underlying: String? = nil
     ) {
         self.kind = kind
         self.message = message
         self.status = status
         self.code = code
-        self.goTrueCode = goTrueCode
+        self.goTrueErrorCode = goTrueErrorCode
         self.retryAfter = retryAfter
         self.underlying = underlying
     }
@@ -113,7 +113,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The person declined at the provider.
     public static let oauthDenied = SessionError(
         .oauthDenied, "The sign-in was cancelled at the provider. You can try again whenever you like.")
-    /// The provider or the server reported an error in the callback (see `goTrueCode` and `underlying`).
+    /// The provider or the server reported an error in the callback (see `goTrueErrorCode` and `underlying`).
     public static let oauthFailed = SessionError(.oauthFailed, "The sign-in with the provider failed. Please try again.")
     /// The callback URL lacks a field or has a malformed one; the message names it.
     public static let oauthCallbackInvalid = SessionError(
@@ -130,12 +130,12 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A copy with details from the server or the cause attached.
     public func with(
-        message: String? = nil, status: Int? = nil, code: ErrorCode? = nil, goTrueCode: GoTrueErrorCode? = nil,
+        message: String? = nil, status: Int? = nil, code: GatewayErrorCode? = nil, goTrueErrorCode: GoTrueErrorCode? = nil,
         retryAfter: TimeInterval? = nil, underlying: String? = nil
     ) -> SessionError {
         SessionError(
             kind, message ?? self.message, status: status ?? self.status, code: code ?? self.code,
-            goTrueCode: goTrueCode ?? self.goTrueCode, retryAfter: retryAfter ?? self.retryAfter,
+            goTrueErrorCode: goTrueErrorCode ?? self.goTrueErrorCode, retryAfter: retryAfter ?? self.retryAfter,
             underlying: underlying ?? self.underlying)
     }
 
@@ -151,7 +151,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         var text = "SessionError.\(kind.rawValue): \(message)"
         if let status { text += " [HTTP \(status)]" }
         if let code { text += " [\(code)]" }
-        if let goTrueCode { text += " [\(goTrueCode)]" }
+        if let goTrueErrorCode { text += " [\(goTrueErrorCode)]" }
         if let underlying { text += " (\(underlying))" }
         return text
     }

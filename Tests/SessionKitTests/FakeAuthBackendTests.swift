@@ -38,7 +38,7 @@ struct FakeAuthBackendTests {
         await clock.advance(by: 10)
         let (reuseStatus, reuseBody) = try await refresh(fake, first.refreshToken)
         #expect(reuseStatus == 400)
-        #expect(ServerErrorBody.parse(reuseBody)?.goTrueCode == .refreshTokenAlreadyUsed)
+        #expect(ServerErrorBody.parse(reuseBody)?.goTrueErrorCode == .refreshTokenAlreadyUsed)
         #expect(await !fake.isFamilyActive(refreshToken: second.refreshToken))
         let (revokedStatus, _) = try await refresh(fake, second.refreshToken)
         #expect(revokedStatus == 400)
@@ -49,7 +49,7 @@ struct FakeAuthBackendTests {
         let fake = FakeAuthBackend(clock: ManualClock())
         let (status, body) = try await refresh(fake, "never-issued")
         #expect(status == 400)
-        #expect(ServerErrorBody.parse(body)?.goTrueCode == .refreshTokenNotFound)
+        #expect(ServerErrorBody.parse(body)?.goTrueErrorCode == .refreshTokenNotFound)
 
         var request = try fake.backend.request(for: .refresh(refreshToken: "x"))
         request.httpBody = Data("{".utf8)

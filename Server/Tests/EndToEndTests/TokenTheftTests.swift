@@ -38,7 +38,7 @@ struct TokenTheftTests {
             let (thiefRefresh, thiefBody) = try await stack.raw(
                 "POST", "auth/v1/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(thief.refreshToken)"}"#)
             #expect(thiefRefresh == 400)
-            let code = ServerErrorBody.parse(thiefBody)?.goTrueCode
+            let code = ServerErrorBody.parse(thiefBody)?.goTrueErrorCode
             #expect(code == .refreshTokenAlreadyUsed || code == .refreshTokenNotFound || code == .sessionExpired)
             let (thiefMe, thiefMeBody) = try await stack.raw("GET", "v1/auth/me", bearer: thief.accessToken)
             #expect(thiefMe == 401)

@@ -21,7 +21,7 @@ struct BadInputTests {
         try await test.run { client in
             let response = try await client.send(.post, "/auth/v1/signup", json: body)
             #expect(response.status == .badRequest)
-            #expect(response.goTrueCode == code)
+            #expect(response.goTrueErrorCode == code)
             #expect(try await test.server.store.user(email: "a@example.com") == nil)
         }
     }
@@ -81,7 +81,7 @@ struct BadInputTests {
                     .post, "/auth/v1/token?grant_type=refresh_token",
                     json: String(data: try JSONEncoder().encode(["refresh_token": token]), encoding: .utf8))
                 #expect(response.status == .badRequest)
-                #expect(response.goTrueCode == "refresh_token_not_found")
+                #expect(response.goTrueErrorCode == "refresh_token_not_found")
             }
             // The real session is untouched.
             #expect(try await client.refresh(session.refreshToken).status == .ok)

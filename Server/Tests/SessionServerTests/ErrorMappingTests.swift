@@ -36,7 +36,7 @@ struct ErrorMappingTests {
             let goTrue = try await client.execute(uri: "/auth/v1/db-down", method: .get)
             #expect(goTrue.status == .serviceUnavailable)
             #expect(goTrue.headers[.retryAfter] == "1")
-            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueCode?.rawValue == "service_unavailable")
+            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueErrorCode?.rawValue == "service_unavailable")
         }
     }
 
@@ -47,7 +47,7 @@ struct ErrorMappingTests {
             #expect(ServerErrorBody.parse(Data(gateway.body.readableBytesView))?.code == .internal)
             let goTrue = try await client.execute(uri: "/auth/v1/boom", method: .get)
             #expect(goTrue.status == .internalServerError)
-            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueCode == .unexpectedFailure)
+            #expect(ServerErrorBody.parse(Data(goTrue.body.readableBytesView))?.goTrueErrorCode == .unexpectedFailure)
             for body in [String(buffer: gateway.body), String(buffer: goTrue.body)] {
                 #expect(!body.contains("SELECT"))
                 #expect(!body.contains("SQLite"))

@@ -48,8 +48,8 @@ struct GatewayResourceTests {
             let deleted = try await client.send(.delete, "/v1/auth/me", bearer: phone.accessToken)
             #expect(deleted.status == .ok)
             #expect(try await client.send(.get, "/v1/auth/me", bearer: laptop.accessToken).gatewayCode == "SESSION_EXPIRED")
-            #expect(try await client.refresh(laptop.refreshToken).goTrueCode == "refresh_token_not_found")
-            #expect(try await client.signIn("ada@example.com", password: "correct-horse").goTrueCode == "invalid_credentials")
+            #expect(try await client.refresh(laptop.refreshToken).goTrueErrorCode == "refresh_token_not_found")
+            #expect(try await client.signIn("ada@example.com", password: "correct-horse").goTrueErrorCode == "invalid_credentials")
         }
     }
 

@@ -52,7 +52,7 @@ struct GoTrueAPITests {
             _ = try await client.signUp()
             let again = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"ada@example.com","password":"other-pass"}"#)
             #expect(again.status == .unprocessableContent)
-            #expect(again.goTrueCode == "user_already_exists")
+            #expect(again.goTrueErrorCode == "user_already_exists")
         }
     }
 
@@ -62,12 +62,12 @@ struct GoTrueAPITests {
         try await test.run { client in
             let weak = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"a@example.com","password":"123"}"#)
             #expect(weak.status == .unprocessableContent)
-            #expect(weak.goTrueCode == "weak_password")
+            #expect(weak.goTrueErrorCode == "weak_password")
             let reasons = try weak.jsonObject()["weak_password"] as? [String: Any]
             #expect(reasons?["reasons"] as? [String] == ["length"])
             let email = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"not-an-email","password":"123456"}"#)
             #expect(email.status == .badRequest)
-            #expect(email.goTrueCode == "validation_failed")
+            #expect(email.goTrueErrorCode == "validation_failed")
         }
     }
 
@@ -79,7 +79,7 @@ struct GoTrueAPITests {
             let wrongPassword = try await client.signIn("ada@example.com", password: "wrong-password")
             let unknownEmail = try await client.signIn("nobody@example.com", password: "wrong-password")
             #expect(wrongPassword.status == .badRequest)
-            #expect(wrongPassword.goTrueCode == "invalid_credentials")
+            #expect(wrongPassword.goTrueErrorCode == "invalid_credentials")
             #expect(wrongPassword.text == unknownEmail.text)
             #expect(wrongPassword.status == unknownEmail.status)
             let ok = try await client.signIn("ada@example.com", password: "correct-horse")
@@ -127,15 +127,15 @@ struct GoTrueAPITests {
             let tablet = try await client.signIn("ada@example.com", password: "correct-horse").decode(TokenResponse.self)
 
             #expect(try await client.send(.post, "/auth/v1/logout?scope=others", bearer: laptop.accessToken).status == .noContent)
-            #expect(try await client.refresh(phone.refreshToken).goTrueCode == "refresh_token_not_found")
-            #expect(try await client.refresh(tablet.refreshToken).goTrueCode == "refresh_token_not_found")
+            #expect(try await client.refresh(phone.refreshToken).goTrueErrorCode == "refresh_token_not_found")
+            #expect(try await client.refresh(tablet.refreshToken).goTrueErrorCode == "refresh_token_not_found")
             let laptop2 = try await client.refresh(laptop.refreshToken).decode(TokenResponse.self)
 
             #expect(try await client.send(.post, "/auth/v1/logout", bearer: laptop2.accessToken).status == .noContent)
-            #expect(try await client.refresh(laptop2.refreshToken).goTrueCode == "refresh_token_not_found")
+            #expect(try await client.refresh(laptop2.refreshToken).goTrueErrorCode == "refresh_token_not_found")
             let after = try await client.send(.get, "/auth/v1/user", bearer: laptop2.accessToken)
             #expect(after.status == .forbidden)
-            #expect(after.goTrueCode == "session_not_found")
+            #expect(after.goTrueErrorCode == "session_not_found")
         }
     }
 
@@ -146,7 +146,7 @@ struct GoTrueAPITests {
             let session = try await client.signUp()
             let response = try await client.send(.post, "/auth/v1/logout?scope=everyone", bearer: session.accessToken)
             #expect(response.status == .badRequest)
-            #expect(response.goTrueCode == "validation_failed")
+            #expect(response.goTrueErrorCode == "validation_failed")
         }
     }
 
@@ -186,13 +186,13 @@ struct GoTrueAPITests {
         try await test.run { client in
             let unknown = try await client.send(.post, "/auth/v1/token?grant_type=magic", json: "{}")
             #expect(unknown.status == .badRequest)
-            #expect(unknown.goTrueCode == "unsupported_grant_type")
+            #expect(unknown.goTrueErrorCode == "unsupported_grant_type")
             let missing = try await client.send(.post, "/auth/v1/token", json: "{}")
-            #expect(missing.goTrueCode == "unsupported_grant_type")
+            #expect(missing.goTrueErrorCode == "unsupported_grant_type")
             let pkce = try await client.send(
                 .post, "/auth/v1/token?grant_type=pkce", json: #"{"auth_code":"abc","code_verifier":"def"}"#)
             #expect(pkce.status == .notFound)
-            #expect(pkce.goTrueCode == "flow_state_not_found")
+            #expect(pkce.goTrueErrorCode == "flow_state_not_found")
         }
     }
 
@@ -204,7 +204,7 @@ struct GoTrueAPITests {
             await test.clock.advance(by: 3600 + 61)
             let response = try await client.send(.get, "/auth/v1/user", bearer: session.accessToken)
             #expect(response.status == .forbidden)
-            #expect(response.goTrueCode == "bad_jwt")
+            #expect(response.goTrueErrorCode == "bad_jwt")
             #expect(response.text.contains("expired"))
             // The refresh token still works: an expired access token does not end the session.
             #expect(try await client.refresh(session.refreshToken).status == .ok)
@@ -217,10 +217,10 @@ struct GoTrueAPITests {
         try await test.run { client in
             let none = try await client.send(.get, "/auth/v1/user")
             #expect(none.status == .unauthorized)
-            #expect(none.goTrueCode == "no_authorization")
+            #expect(none.goTrueErrorCode == "no_authorization")
             let garbage = try await client.send(.get, "/auth/v1/user", bearer: "garbage")
             #expect(garbage.status == .forbidden)
-            #expect(garbage.goTrueCode == "bad_jwt")
+            #expect(garbage.goTrueErrorCode == "bad_jwt")
         }
     }
 }

@@ -15,7 +15,7 @@ struct MethodNotAllowedTests {
             let health = try await client.executeRequest(uri: "/auth/v1/health", method: .trace, headers: [:], body: nil)
             #expect(health.status == .methodNotAllowed)
             #expect(health.headers[.allow] == "GET")
-            #expect(health.goTrueCode == "method_not_allowed")
+            #expect(health.goTrueErrorCode == "method_not_allowed")
 
             let activities = try await client.send(.delete, "/v1/activities")
             #expect(activities.status == .methodNotAllowed)

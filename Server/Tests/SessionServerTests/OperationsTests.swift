@@ -25,7 +25,7 @@ struct OperationsTests {
             _ = try await client.refresh(session.refreshToken)
             // A second try on the family already revoked for reuse is not a second theft.
             let again = try await client.refresh(session.refreshToken)
-            #expect(again.goTrueCode == "refresh_token_already_used")
+            #expect(again.goTrueErrorCode == "refresh_token_already_used")
             _ = try await client.send(.get, "/v1/auth/me")
             let metrics = try await client.send(.get, "/metrics")
             #expect(metrics.status == .ok)
@@ -109,7 +109,7 @@ struct OperationsTests {
             for _ in 0..<3 { #expect(try await client.signIn("ada@example.com", password: "nope-nope").status == .badRequest) }
             let limited = try await client.signIn("ADA@example.com", password: "correct-horse")
             #expect(limited.status == .tooManyRequests)
-            #expect(limited.goTrueCode == "over_request_rate_limit")
+            #expect(limited.goTrueErrorCode == "over_request_rate_limit")
             #expect(limited.headers[.retryAfter] == "60")
             // Another email is not affected, and the window passes.
             #expect(try await client.signIn("grace@example.com", password: "whatever").status == .badRequest)

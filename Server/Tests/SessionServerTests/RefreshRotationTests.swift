@@ -87,8 +87,8 @@ struct RefreshRotationTests {
             #expect(try await client.refresh(session.refreshToken).decode(TokenResponse.self).refreshToken == lost.refreshToken)
             await test.clock.advance(by: 2)
             let late = try await client.refresh(session.refreshToken)
-            #expect(late.goTrueCode == "refresh_token_already_used")
-            #expect(try await client.refresh(lost.refreshToken).goTrueCode == "refresh_token_already_used")
+            #expect(late.goTrueErrorCode == "refresh_token_already_used")
+            #expect(try await client.refresh(lost.refreshToken).goTrueErrorCode == "refresh_token_already_used")
         }
     }
 
@@ -103,10 +103,10 @@ struct RefreshRotationTests {
             // The grandparent of the active token: a real reuse.
             let reuse = try await client.refresh(session.refreshToken)
             #expect(reuse.status == .badRequest)
-            #expect(reuse.goTrueCode == "refresh_token_already_used")
+            #expect(reuse.goTrueErrorCode == "refresh_token_already_used")
             // The whole family is gone, including the active token.
             let active = try await client.refresh(third.refreshToken)
-            #expect(active.goTrueCode == "refresh_token_already_used")
+            #expect(active.goTrueErrorCode == "refresh_token_already_used")
             // And its access token no longer opens the gateway.
             let me = try await client.send(.get, "/v1/auth/me", bearer: third.accessToken)
             #expect(me.status == .unauthorized)
@@ -126,7 +126,7 @@ struct RefreshRotationTests {
             await test.clock.advance(by: 30)
             // `third` was used, so its parent coming back is not a crash recovery.
             let reuse = try await client.refresh(second.refreshToken)
-            #expect(reuse.goTrueCode == "refresh_token_already_used")
+            #expect(reuse.goTrueErrorCode == "refresh_token_already_used")
         }
     }
 
@@ -152,7 +152,7 @@ struct RefreshRotationTests {
         try await test.run { client in
             let response = try await client.refresh("not-a-token-we-issued")
             #expect(response.status == .badRequest)
-            #expect(response.goTrueCode == "refresh_token_not_found")
+            #expect(response.goTrueErrorCode == "refresh_token_not_found")
             let json = try response.jsonObject()
             #expect(json["code"] as? Int == 400)
             #expect(json["msg"] as? String == "Invalid Refresh Token: Refresh Token Not Found")
@@ -171,7 +171,7 @@ struct RefreshRotationTests {
             _ = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
             await test.clock.advance(by: 31 * 86_400)
             let response = try await client.refresh(session.refreshToken)
-            #expect(response.goTrueCode == "session_expired")
+            #expect(response.goTrueErrorCode == "session_expired")
         }
     }
 
@@ -182,7 +182,7 @@ struct RefreshRotationTests {
             let session = try await client.signUp()
             await test.clock.advance(by: 30 * 86_400 + 1)
             let response = try await client.refresh(session.refreshToken)
-            #expect(response.goTrueCode == "session_expired")
+            #expect(response.goTrueErrorCode == "session_expired")
         }
     }
 
@@ -199,7 +199,7 @@ struct RefreshRotationTests {
             // …until the absolute cap at 90 days ends the session.
             await test.clock.advance(by: 10 * 86_400 + 1)
             let response = try await client.refresh(token)
-            #expect(response.goTrueCode == "session_expired")
+            #expect(response.goTrueErrorCode == "session_expired")
         }
     }
 
@@ -211,7 +211,7 @@ struct RefreshRotationTests {
             let logout = try await client.send(.post, "/auth/v1/logout?scope=local", bearer: session.accessToken)
             #expect(logout.status == .noContent)
             let response = try await client.refresh(session.refreshToken)
-            #expect(response.goTrueCode == "refresh_token_not_found")
+            #expect(response.goTrueErrorCode == "refresh_token_not_found")
         }
     }
 }

@@ -8,15 +8,15 @@ import Foundation
 /// OAuth 2.0's `{"error": …, "error_description": …}`.
 public struct ServerErrorBody: Sendable, Hashable {
     /// The gateway code, when the body was an envelope.
-    public var code: ErrorCode?
+    public var code: GatewayErrorCode?
     /// The GoTrue or OAuth code, when the body was one of those shapes.
-    public var goTrueCode: GoTrueErrorCode?
+    public var goTrueErrorCode: GoTrueErrorCode?
     /// The human message the server sent; empty if it sent none.
     public var message: String
 
-    public init(code: ErrorCode? = nil, goTrueCode: GoTrueErrorCode? = nil, message: String) {
+    public init(code: GatewayErrorCode? = nil, goTrueErrorCode: GoTrueErrorCode? = nil, message: String) {
         self.code = code
-        self.goTrueCode = goTrueCode
+        self.goTrueErrorCode = goTrueErrorCode
         self.message = message
     }
 
@@ -36,18 +36,18 @@ public struct ServerErrorBody: Sendable, Hashable {
         guard let fields = object as? [String: Any] else { return nil }
 
         if let error = fields["error"] as? [String: Any], let code = error["code"] as? String {
-            return ServerErrorBody(code: ErrorCode(code), message: error["message"] as? String ?? "")
+            return ServerErrorBody(code: GatewayErrorCode(code), message: error["message"] as? String ?? "")
         }
         if let code = fields["error_code"] as? String {
             let message = fields["msg"] as? String ?? fields["message"] as? String ?? ""
-            return ServerErrorBody(goTrueCode: GoTrueErrorCode(code), message: message)
+            return ServerErrorBody(goTrueErrorCode: GoTrueErrorCode(code), message: message)
         }
         if let code = fields["code"] as? String {
-            return ServerErrorBody(goTrueCode: GoTrueErrorCode(code), message: fields["message"] as? String ?? "")
+            return ServerErrorBody(goTrueErrorCode: GoTrueErrorCode(code), message: fields["message"] as? String ?? "")
         }
         if let code = fields["error"] as? String {
             let message = fields["error_description"] as? String ?? fields["msg"] as? String ?? ""
-            return ServerErrorBody(goTrueCode: GoTrueErrorCode(code), message: message)
+            return ServerErrorBody(goTrueErrorCode: GoTrueErrorCode(code), message: message)
         }
         if let message = fields["msg"] as? String ?? fields["message"] as? String {
             return ServerErrorBody(message: message)

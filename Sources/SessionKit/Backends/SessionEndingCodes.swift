@@ -39,7 +39,7 @@ public struct SessionEndingCodes: Sendable, Hashable {
         ended: [
             GoTrueErrorCode.refreshTokenNotFound.rawValue, GoTrueErrorCode.sessionNotFound.rawValue,
             GoTrueErrorCode.sessionExpired.rawValue, GoTrueErrorCode.userNotFound.rawValue,
-            ErrorCode.sessionExpired.rawValue,
+            GatewayErrorCode.sessionExpired.rawValue,
         ],
         banned: [GoTrueErrorCode.userBanned.rawValue],
         alreadyUsed: [GoTrueErrorCode.refreshTokenAlreadyUsed.rawValue])
@@ -54,7 +54,7 @@ public struct SessionEndingCodes: Sendable, Hashable {
     /// What `body` says about the session, if anything.
     func reading(_ body: ServerErrorBody?) -> Reading? {
         guard let body else { return nil }
-        let codes = [body.code?.rawValue, body.goTrueCode?.rawValue].compactMap { $0 }
+        let codes = [body.code?.rawValue, body.goTrueErrorCode?.rawValue].compactMap { $0 }
         if codes.contains(where: alreadyUsed.contains) { return .alreadyUsed }
         if codes.contains(where: banned.contains) { return .banned }
         if codes.contains(where: ended.contains) { return .ended }

@@ -26,7 +26,7 @@ extension SessionClient {
             for: .signInWithIDToken(IDTokenRequest(provider: provider, idToken: idToken, nonce: nonce)))
         do throws(SessionError) {
             return try await signIn(with: request)
-        } catch where error.goTrueCode == .providerDisabled {
+        } catch where error.goTrueErrorCode == .providerDisabled {
             throw SessionError.unsupported.with(message: "This server does not offer sign-in with \(provider).")
         }
     }

@@ -281,23 +281,23 @@ extension SessionClient {
     }
 
     static func sessionError(for error: OAuthCallbackError) -> SessionError {
-        if error.isDenied { return SessionError.oauthDenied.with(goTrueCode: error.errorCode.map { GoTrueErrorCode($0) }) }
+        if error.isDenied { return SessionError.oauthDenied.with(goTrueErrorCode: error.errorCode.map { GoTrueErrorCode($0) }) }
         if let providerError = error.error {
             let code = error.errorCode.map { GoTrueErrorCode($0) }
             if code == .flowStateExpired || error.message.localizedCaseInsensitiveContains("expired") {
-                return SessionError.oauthFlowExpired.with(goTrueCode: code, underlying: "\(providerError): \(error.message)")
+                return SessionError.oauthFlowExpired.with(goTrueErrorCode: code, underlying: "\(providerError): \(error.message)")
             }
-            return SessionError.oauthFailed.with(goTrueCode: code, underlying: "\(providerError): \(error.message)")
+            return SessionError.oauthFailed.with(goTrueErrorCode: code, underlying: "\(providerError): \(error.message)")
         }
         return SessionError.oauthCallbackInvalid.with(message: error.message, underlying: error.field.map { "field: \($0)" })
     }
 
     static func exchangeError(status: Int, body: Data, response: HTTPURLResponse) -> SessionError {
-        let code = ServerErrorBody.parse(body)?.goTrueCode
+        let code = ServerErrorBody.parse(body)?.goTrueErrorCode
         switch code {
-        case .flowStateNotFound?: return SessionError.oauthFlowUnknown.with(status: status, goTrueCode: code)
-        case .flowStateExpired?: return SessionError.oauthFlowExpired.with(status: status, goTrueCode: code)
-        case .badCodeVerifier?: return SessionError.oauthVerifierMismatch.with(status: status, goTrueCode: code)
+        case .flowStateNotFound?: return SessionError.oauthFlowUnknown.with(status: status, goTrueErrorCode: code)
+        case .flowStateExpired?: return SessionError.oauthFlowExpired.with(status: status, goTrueErrorCode: code)
+        case .badCodeVerifier?: return SessionError.oauthVerifierMismatch.with(status: status, goTrueErrorCode: code)
         default: return ResponseClassifier.error(status: status, body: body, headers: response, context: .signIn)
         }
     }

@@ -170,7 +170,7 @@ extension SessionClient {
         case 403:
             let body = ServerErrorBody.parse(data)
             if body?.code == .forbidden { return false }
-            return body?.goTrueCode == .badJWT || body?.goTrueCode?.endsSession == true
+            return body?.goTrueErrorCode == .badJWT || body?.goTrueErrorCode?.endsSession == true
         default: return false
         }
     }

@@ -43,7 +43,7 @@ public struct LegacySessionMigration: Sendable {
     }
 
     /// Where the blob is.
-    public let legacyStore: any KeyValueStore
+    public let legacyStore: any LegacyKeyValueSource
     /// The blob's key.
     public let key: String
     let logger: Logger
@@ -53,7 +53,7 @@ public struct LegacySessionMigration: Sendable {
     ///   - key: the blob's key (default `"supabase_session"`).
     ///   - logger: where the migration says what it did (never a token).
     public init(
-        legacyStore: any KeyValueStore = UserDefaultsStore(), key: String = "supabase_session",
+        legacyStore: any LegacyKeyValueSource = UserDefaultsLegacySource(), key: String = "supabase_session",
         logger: Logger = Logger(label: "SessionKit.migration")
     ) {
         self.legacyStore = legacyStore

@@ -18,11 +18,11 @@ enum ResponseClassifier {
         let serverMessage = parsed.flatMap { $0.message.isEmpty ? nil : $0.message }
         let retryAfter = headers.flatMap { retryAfterSeconds($0.value(forHTTPHeaderField: "Retry-After")) }
         let code = parsed?.code
-        let goTrue = parsed?.goTrueCode
+        let goTrue = parsed?.goTrueErrorCode
 
         func make(_ base: SessionError, keepServerMessage: Bool = true) -> SessionError {
             base.with(
-                message: keepServerMessage ? serverMessage : nil, status: status, code: code, goTrueCode: goTrue,
+                message: keepServerMessage ? serverMessage : nil, status: status, code: code, goTrueErrorCode: goTrue,
                 retryAfter: retryAfter)
         }
 
@@ -99,7 +99,7 @@ enum ResponseClassifier {
         let failure = Self.error(status: status, body: body, headers: headers, context: .refresh)
         let details = { (base: SessionError) in
             base.with(
-                status: status, code: parsed?.code, goTrueCode: parsed?.goTrueCode, retryAfter: failure.retryAfter)
+                status: status, code: parsed?.code, goTrueErrorCode: parsed?.goTrueErrorCode, retryAfter: failure.retryAfter)
         }
         switch backend.sessionEndingCodes.reading(parsed) {
         case .alreadyUsed?: return .alreadyUsed(details(.sessionExpired))
@@ -114,7 +114,7 @@ enum ResponseClassifier {
         // in between refused. Never an end.
         return .refused(
             SessionError.refreshRefused.with(
-                status: status, code: parsed?.code, goTrueCode: parsed?.goTrueCode, retryAfter: failure.retryAfter,
+                status: status, code: parsed?.code, goTrueErrorCode: parsed?.goTrueErrorCode, retryAfter: failure.retryAfter,
                 underlying: describeRefusal(status: status, body: body, parsed: parsed, headers: headers)))
     }
 
@@ -122,7 +122,7 @@ enum ResponseClassifier {
     static func describeRefusal(status: Int, body: Data, parsed: ServerErrorBody?, headers: HTTPURLResponse?) -> String {
         var text = "HTTP \(status)"
         if let type = headers?.value(forHTTPHeaderField: "Content-Type") { text += ", \(type.prefix(60))" }
-        if let code = parsed?.code ?? parsed?.goTrueCode.map({ ErrorCode($0.rawValue) }) { text += ", code \(code.rawValue.prefix(60))" }
+        if let code = parsed?.code ?? parsed?.goTrueErrorCode.map({ GatewayErrorCode($0.rawValue) }) { text += ", code \(code.rawValue.prefix(60))" }
         if let message = parsed?.message, !message.isEmpty { text += ": \(message.prefix(120))" }
         else if parsed == nil, !body.isEmpty { text += ", \(body.count) bytes that are not an error body" }
         return text

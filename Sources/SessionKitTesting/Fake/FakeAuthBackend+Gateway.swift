@@ -106,7 +106,7 @@ extension FakeAuthBackend {
     }
 
     func gatewayError(
-        _ request: URLRequest, status: Int, code: ErrorCode, message: String?, headers: [String: String] = [:]
+        _ request: URLRequest, status: Int, code: GatewayErrorCode, message: String?, headers: [String: String] = [:]
     ) throws -> (Data, HTTPURLResponse) {
         var headers = headers
         headers["Content-Type"] = "application/json"

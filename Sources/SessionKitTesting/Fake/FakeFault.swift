@@ -13,7 +13,7 @@ public enum FakeFault: Sendable {
     /// Answer with a GoTrue error body `{"code": status, "error_code": code, "msg": message}`.
     case goTrueError(status: Int, code: GoTrueErrorCode, message: String = "fake error")
     /// Answer with a gateway envelope `{"success": false, "error": {...}}`.
-    case gatewayError(status: Int, code: ErrorCode, message: String? = nil, headers: [String: String] = [:])
+    case gatewayError(status: Int, code: GatewayErrorCode, message: String? = nil, headers: [String: String] = [:])
     /// Wait until the gate opens, then handle the request normally.
     case hold(FakeGate)
     /// Handle the request (a refresh rotates), then wait until the gate opens

@@ -79,7 +79,7 @@ public struct ScriptedResponse: Sendable {
     }
 
     /// A gateway error envelope, optionally with `Retry-After`.
-    public static func gatewayError(status: Int, code: ErrorCode, retryAfter: Int? = nil) -> Self {
+    public static func gatewayError(status: Int, code: GatewayErrorCode, retryAfter: Int? = nil) -> Self {
         var headers: [String: String] = [:]
         if let retryAfter { headers["Retry-After"] = String(retryAfter) }
         return answer(

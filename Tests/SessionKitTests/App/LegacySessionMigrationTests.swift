@@ -13,7 +13,7 @@ struct LegacySessionMigrationTests {
     /// Real UserDefaults, in a suite of its own, removed afterwards.
     struct Defaults {
         let suiteName = "sessionkit-migration-\(UUID().uuidString)"
-        var store: UserDefaultsStore { UserDefaultsStore(suiteName: suiteName) }
+        var store: UserDefaultsLegacySource { UserDefaultsLegacySource(suiteName: suiteName) }
 
         func write(_ tokens: TokenResponse, expiresAt: String? = nil) throws {
             let expiry = expiresAt ?? tokens.expiresAt.map(String.init) ?? "null"
@@ -27,8 +27,8 @@ struct LegacySessionMigrationTests {
     }
 
     /// What the app dying between the import and the removal leaves: removal never happens.
-    struct DiesBeforeRemoving: KeyValueStore {
-        let base: any KeyValueStore
+    struct DiesBeforeRemoving: LegacyKeyValueSource {
+        let base: any LegacyKeyValueSource
         func data(forKey key: String) -> Data? { base.data(forKey: key) }
         func removeValue(forKey key: String) {}
     }
@@ -65,7 +65,7 @@ struct LegacySessionMigrationTests {
         let json = #"{"accessToken":"\#(held.accessToken)","refreshToken":"\#(held.refreshToken)","expiresAt":"2026-01-01T01:00:00Z"}"#
         try #require(UserDefaults(suiteName: defaults.suiteName)).set(json, forKey: Self.key)
         let outcome = await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client)
-        #expect(outcome == .imported(try #require(await f.client.session())))
+        #expect(outcome == .imported(try #require(await f.client.currentSession)))
         #expect(defaults.store.data(forKey: Self.key) == nil)
     }
 

@@ -19,7 +19,7 @@ struct EmailConfirmationClientTests {
         #expect(error == .emailNotConfirmed)
         #expect(error != .invalidCredentials)
         #expect(error?.message.contains("code from the confirmation email") == true)
-        #expect(error?.goTrueCode == .emailNotConfirmed)
+        #expect(error?.goTrueErrorCode == .emailNotConfirmed)
     }
 
     /// The body auth-server and GoTrue send: the user's fields at the top

@@ -9,11 +9,11 @@ import SessionCore
 /// following docs/DESIGN.md's error contract table.
 public struct GatewayError: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
-    public var code: ErrorCode
+    public var code: GatewayErrorCode
     public var message: String
     public var headers: HTTPFields
 
-    public init(status: HTTPResponse.Status, code: ErrorCode, message: String? = nil, headers: HTTPFields = [:]) {
+    public init(status: HTTPResponse.Status, code: GatewayErrorCode, message: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message ?? code.defaultMessage

@@ -31,7 +31,7 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
                     headers: [.allow: allow])
             }
             throw GatewayError(
-                status: .methodNotAllowed, code: ErrorCode("METHOD_NOT_ALLOWED"), message: message, headers: [.allow: allow])
+                status: .methodNotAllowed, code: GatewayErrorCode("METHOD_NOT_ALLOWED"), message: message, headers: [.allow: allow])
         }
     }
 

@@ -187,7 +187,7 @@ extension AppLife {
             if error == .sessionExpired { return .unauthorized }
             // The auth server's own 401 (its envelope or GoTrue's code). A code-less
             // 401 is an intermediary's page: by contract the caller's error, never a sign-out.
-            let fromServer = error.code != nil || error.goTrueCode != nil
+            let fromServer = error.code != nil || error.goTrueErrorCode != nil
             if fromServer, error.status == 401 || error == .authRequired { return .unauthorized }
             return .transient(String(describing: error))
         }

@@ -6,7 +6,7 @@ extension CLIError {
     /// - Parameter signedIn: whether a session exists (decides what
     ///   "unreachable" means: still signed in, or nothing happened yet).
     init(_ error: SessionError, signedIn: Bool) {
-        let code = error.code?.rawValue ?? error.goTrueCode?.rawValue
+        let code = error.code?.rawValue ?? error.goTrueErrorCode?.rawValue
         switch error {
         case .notSignedIn, .authRequired:
             self = .notSignedIn()

@@ -72,7 +72,7 @@ struct OAuthHarness: Sendable {
         request.httpBody = try JSONEncoder().encode(["auth_code": code, "code_verifier": verifier])
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        return (status, ServerErrorBody.parse(data)?.goTrueCode?.rawValue)
+        return (status, ServerErrorBody.parse(data)?.goTrueErrorCode?.rawValue)
     }
 
     static func query(_ url: URL?, _ name: String) -> String? {

@@ -28,7 +28,7 @@ struct AdminAPITests {
             let person = try await client.signUp("ada@example.com")
             let refused = try await client.send(.get, "/auth/v1/admin/users", bearer: person.accessToken)
             #expect(refused.status == .forbidden)
-            #expect(refused.goTrueCode == "not_admin")
+            #expect(refused.goTrueErrorCode == "not_admin")
             #expect(try await client.send(.get, "/auth/v1/admin/users", bearer: "a.b.c").status == .forbidden)
             #expect(try await client.send(.get, "/auth/v1/admin/users", bearer: key).status == .ok)
             // The key is no person: the user routes refuse it.
@@ -80,8 +80,8 @@ struct AdminAPITests {
             #expect(try banned.decode(SessionUser.self).bannedUntil != nil)
             let refresh = try await client.refresh(person.refreshToken)
             #expect(refresh.status == .badRequest)
-            #expect(refresh.goTrueCode == "user_banned")
-            #expect(try await client.signIn("ada@example.com", password: "correct-horse").goTrueCode == "user_banned")
+            #expect(refresh.goTrueErrorCode == "user_banned")
+            #expect(try await client.signIn("ada@example.com", password: "correct-horse").goTrueErrorCode == "user_banned")
             // Lifted: the same refresh token works again, since the refusal changed nothing.
             _ = try await client.send(.put, "/auth/v1/admin/users/\(id)", json: #"{"ban_duration":"none"}"#, bearer: key)
             #expect(try await client.refresh(person.refreshToken).status == .ok)
@@ -89,7 +89,7 @@ struct AdminAPITests {
             _ = try await client.send(.put, "/auth/v1/admin/users/\(id)", json: #"{"ban_duration":"1h"}"#, bearer: key)
             await test.clock.advance(by: 3601)
             #expect(try await client.signIn("ada@example.com", password: "correct-horse").status == .ok)
-            #expect(try await client.send(.put, "/auth/v1/admin/users/\(id)", json: #"{"ban_duration":"soon"}"#, bearer: key).goTrueCode == "validation_failed")
+            #expect(try await client.send(.put, "/auth/v1/admin/users/\(id)", json: #"{"ban_duration":"soon"}"#, bearer: key).goTrueErrorCode == "validation_failed")
         }
     }
 
@@ -128,7 +128,7 @@ struct AdminAPITests {
             ).status == .notFound)
             #expect(try await client.send(
                 .post, "/auth/v1/admin/generate_link", json: #"{"type":"signup","email":"ada@example.com","password":"long-enough"}"#, bearer: key
-            ).goTrueCode == "user_already_exists")
+            ).goTrueErrorCode == "user_already_exists")
         }
     }
 
@@ -156,7 +156,7 @@ struct AdminPaginationTests {
     @Test func emptyPaginationMeansTheDefaultsAndGenerateLinkAlwaysNamesARedirect() async throws {
         try await AdminAPITests.withAdmin { _, client, key in
             #expect(try await client.send(.get, "/auth/v1/admin/users?page=&per_page=", bearer: key).status == .ok)
-            #expect(try await client.send(.get, "/auth/v1/admin/users?page=0", bearer: key).goTrueCode == "validation_failed")
+            #expect(try await client.send(.get, "/auth/v1/admin/users?page=0", bearer: key).goTrueErrorCode == "validation_failed")
             let link = try await client.send(
                 .post, "/auth/v1/admin/generate_link", json: #"{"type":"magiclink","email":"ada@example.com","data":null}"#,
                 bearer: key

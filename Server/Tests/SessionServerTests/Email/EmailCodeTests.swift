@@ -40,7 +40,7 @@ struct EmailCodeTests {
             // Used once: the same code again is refused, as GoTrue refuses it.
             let again = try await client.verify(type: "email", email: "ada@example.com", code: code)
             #expect(again.status == .forbidden)
-            #expect(again.goTrueCode == "otp_expired")
+            #expect(again.goTrueErrorCode == "otp_expired")
         }
     }
 
@@ -74,7 +74,7 @@ struct EmailCodeTests {
             let bobWrong = bobs == "000000" ? "000001" : "000000"
             for _ in 0..<5 { _ = try await client.verify(type: "email", email: "bob@example.com", code: bobWrong) }
             // …the fifth ends it: even the right code is refused now.
-            #expect(try await client.verify(type: "email", email: "bob@example.com", code: bobs).goTrueCode == "otp_expired")
+            #expect(try await client.verify(type: "email", email: "bob@example.com", code: bobs).goTrueErrorCode == "otp_expired")
         }
     }
 
@@ -88,7 +88,7 @@ struct EmailCodeTests {
                 #expect(try await client.verify(type: "email", email: "ada@example.com", code: first).status == .forbidden)
             }
             await test.clock.advance(by: 601)
-            #expect(try await client.verify(type: "email", email: "ada@example.com", code: second).goTrueCode == "otp_expired")
+            #expect(try await client.verify(type: "email", email: "ada@example.com", code: second).goTrueErrorCode == "otp_expired")
         }
     }
 
@@ -99,7 +99,7 @@ struct EmailCodeTests {
             for address in ["ada@example.com", "ADA@example.com"] {
                 let again = try await client.requestCode(address)
                 #expect(again.status == .tooManyRequests)
-                #expect(again.goTrueCode == "over_email_send_rate_limit")
+                #expect(again.goTrueErrorCode == "over_email_send_rate_limit")
                 #expect(again.headers[.retryAfter] != nil)
             }
             #expect(try await client.requestCode("nobody@example.com", createUser: false).status == .ok)
@@ -158,7 +158,7 @@ struct EmailCodeTests {
         try await test.run { client in
             for response in [try await client.requestCode("ada@example.com"), try await client.requestReset("ada@example.com")] {
                 #expect(response.status == .unprocessableContent)
-                #expect(response.goTrueCode == "email_provider_disabled")
+                #expect(response.goTrueErrorCode == "email_provider_disabled")
                 #expect(response.text.contains("--smtp-url"))
             }
         }
@@ -185,7 +185,7 @@ struct EmailCodeTests {
             for (path, body, status, code) in Self.badRequests {
                 let response = try await client.send(.post, path, json: body)
                 #expect(response.status == status, "\(path) \(body.prefix(60))")
-                #expect(response.goTrueCode == code, "\(path) \(body.prefix(60)): \(response.text.prefix(200))")
+                #expect(response.goTrueErrorCode == code, "\(path) \(body.prefix(60)): \(response.text.prefix(200))")
             }
         }
     }

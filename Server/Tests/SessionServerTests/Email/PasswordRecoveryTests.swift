@@ -44,7 +44,7 @@ struct PasswordRecoveryTests {
             await test.clock.advance(by: 601)
             let refreshed = try await client.refresh(reset.refreshToken).decode(TokenResponse.self)
             let late = try await client.send(.put, "/auth/v1/user", json: #"{"password":"new-password-2"}"#, bearer: refreshed.accessToken)
-            #expect(late.goTrueCode == "reauthentication_needed")
+            #expect(late.goTrueErrorCode == "reauthentication_needed")
         }
     }
 

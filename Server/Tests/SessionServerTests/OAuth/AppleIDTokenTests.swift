@@ -133,7 +133,7 @@ struct AppleIDTokenTests {
             for (name, make, nonce) in Self.refusals {
                 let response = try await Self.signIn(client, try make(test.clock.now), nonce: nonce)
                 #expect(response.status == .badRequest, "\(name)")
-                #expect(response.goTrueCode == "bad_jwt", "\(name)")
+                #expect(response.goTrueErrorCode == "bad_jwt", "\(name)")
             }
             // The Services ID is a listed client too; an array `aud` works.
             let web = try Self.idToken(now: test.clock.now) { $0["aud"] = .array([.string("com.example.web")]) }
@@ -146,7 +146,7 @@ struct AppleIDTokenTests {
         try await test.run { client in
             let response = try await Self.signIn(client, try Self.idToken(now: test.clock.now))
             #expect(response.status == .badRequest)
-            #expect(response.goTrueCode == "provider_disabled")
+            #expect(response.goTrueErrorCode == "provider_disabled")
         }
     }
 

@@ -71,7 +71,7 @@ struct OAuthFlowTests {
             // Once only.
             let replay = try await Self.exchange(client, code: code)
             #expect(replay.status == .notFound)
-            #expect(replay.goTrueCode == "flow_state_not_found")
+            #expect(replay.goTrueErrorCode == "flow_state_not_found")
 
             // The same athlete signs in as the same user.
             let again = try await Self.exchange(client, code: try #require(Self.query(try await Self.runFlow(client), "code")))
@@ -98,7 +98,7 @@ struct OAuthFlowTests {
             await test.clock.advance(by: 301)
             let expired = try await Self.exchange(client, code: code)
             #expect(expired.status == .badRequest)
-            #expect(expired.goTrueCode == "flow_state_expired")
+            #expect(expired.goTrueErrorCode == "flow_state_expired")
         }
     }
 
@@ -120,7 +120,7 @@ struct OAuthFlowTests {
             #expect(grace.user!.email == "grace@example.com")
             let password = try await client.signIn("grace@example.com", password: "anything-at-all")
             #expect(password.status == .badRequest)
-            #expect(password.goTrueCode == "invalid_credentials")
+            #expect(password.goTrueErrorCode == "invalid_credentials")
         }
     }
 
@@ -131,9 +131,9 @@ struct OAuthFlowTests {
             let code = try #require(Self.query(try await Self.runFlow(client), "code"))
             let wrong = try await Self.exchange(client, code: code, verifier: String(repeating: "w", count: 43))
             #expect(wrong.status == .badRequest)
-            #expect(wrong.goTrueCode == "bad_code_verifier")
+            #expect(wrong.goTrueErrorCode == "bad_code_verifier")
             let malformed = try await Self.exchange(client, code: code, verifier: "short")
-            #expect(malformed.goTrueCode == "bad_code_verifier")
+            #expect(malformed.goTrueErrorCode == "bad_code_verifier")
             #expect(try await Self.exchange(client, code: code).status == .ok)
         }
     }
@@ -181,9 +181,9 @@ struct OAuthFlowTests {
 
             let unknown = try await client.send(.get, "/auth/v1/callback?code=c&state=never-issued")
             #expect(unknown.status == .badRequest)
-            #expect(unknown.goTrueCode == "bad_oauth_state")
+            #expect(unknown.goTrueErrorCode == "bad_oauth_state")
             let missing = try await client.send(.get, "/auth/v1/callback?code=c")
-            #expect(missing.goTrueCode == "bad_oauth_state")
+            #expect(missing.goTrueErrorCode == "bad_oauth_state")
         }
     }
 
@@ -202,7 +202,7 @@ struct OAuthFlowTests {
             let response = try await client.send(.get, path)
             #expect(response.status == .badRequest)
             #expect(response.headers[.location] == nil)
-            #expect(response.goTrueCode == code)
+            #expect(response.goTrueErrorCode == code)
             #expect(response.text.contains(mentions))
         }
     }

@@ -38,7 +38,7 @@ struct AccountExistenceTests {
             await #expect(throws: (any Error).self) { try await mail.next(within: 0.5) }
             // A stand-in row redeems to nothing, whatever is guessed.
             let refused = try await client.verify(type: "recovery", email: "nobody@example.com", code: "123456")
-            #expect(refused.goTrueCode == "otp_expired")
+            #expect(refused.goTrueErrorCode == "otp_expired")
         }
     }
 }

@@ -31,7 +31,7 @@ struct EmailValidationTests {
                 let response = try await client.send(
                     .post, "/auth/v1/signup", json: #"{"email":"\#(email)","password":"correct-horse"}"#)
                 #expect(response.status == .badRequest, "\(email): \(response.status)")
-                #expect(response.goTrueCode == "validation_failed", "\(email)")
+                #expect(response.goTrueErrorCode == "validation_failed", "\(email)")
                 let signIn = try await client.send(
                     .post, "/auth/v1/token?grant_type=password", json: #"{"email":"\#(email)","password":"correct-horse"}"#)
                 #expect(signIn.status == .badRequest, "\(email)")

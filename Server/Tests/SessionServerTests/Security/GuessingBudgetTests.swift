@@ -56,7 +56,7 @@ struct GuessingBudgetTests {
             // The eleventh code presented this hour, the right one, is refused: the budget is the address's.
             let refused = try await client.verify(type: "email", email: "ada@example.com", code: code)
             #expect(refused.status == .tooManyRequests)
-            #expect(refused.goTrueCode == "over_request_rate_limit")
+            #expect(refused.goTrueErrorCode == "over_request_rate_limit")
             #expect(refused.headers[.retryAfter].flatMap(Int.init).map { $0 > 60 && $0 <= 3600 } == true)
             // Other addresses are not affected.
             _ = try await client.requestCode("bob@example.com")
@@ -103,7 +103,7 @@ struct GuessingBudgetTests {
             _ = try await client.signUp("ada@example.com")
             for _ in 0..<6 {
                 for _ in 0..<10 {
-                    #expect(try await client.signIn("ada@example.com", password: "wrong-password").goTrueCode == "invalid_credentials")
+                    #expect(try await client.signIn("ada@example.com", password: "wrong-password").goTrueErrorCode == "invalid_credentials")
                 }
                 #expect(try await client.signIn("ada@example.com", password: "wrong-password").status == .tooManyRequests)
                 await test.clock.advance(by: 61)

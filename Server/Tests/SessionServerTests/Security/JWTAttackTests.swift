@@ -30,7 +30,7 @@ struct JWTAttackTests {
 
             let user = try await client.send(.get, "/auth/v1/user", bearer: token)
             #expect(user.status == .forbidden, "\(attack.name) on /auth/v1/user: \(user.status)")
-            #expect(user.goTrueCode == attack.verdict.goTrueCode, "\(attack.name) on /auth/v1/user: \(user.text)")
+            #expect(user.goTrueErrorCode == attack.verdict.goTrueErrorCode, "\(attack.name) on /auth/v1/user: \(user.text)")
             let update = try await client.send(.put, "/auth/v1/user", json: #"{"data":{"pwned":true}}"#, bearer: token)
             #expect(update.status == .forbidden, "\(attack.name) on PUT /auth/v1/user: \(update.status)")
             let logout = try await client.send(.post, "/auth/v1/logout?scope=global", bearer: token)
@@ -61,7 +61,7 @@ struct JWTAttackTests {
                 #expect(gateway.gatewayCode == "AUTH_REQUIRED", "\(attack.name)")
                 let user = try await client.send(.get, "/auth/v1/user", bearer: token)
                 #expect(user.status == .forbidden, "\(attack.name)")
-                #expect(user.goTrueCode == "bad_jwt", "\(attack.name)")
+                #expect(user.goTrueErrorCode == "bad_jwt", "\(attack.name)")
             }
         }
     }
@@ -84,7 +84,7 @@ extension JWTAttack.Verdict {
         }
     }
 
-    var goTrueCode: String {
+    var goTrueErrorCode: String {
         switch self {
         case .authRequired, .expired: "bad_jwt"
         case .sessionEnded: "session_not_found"

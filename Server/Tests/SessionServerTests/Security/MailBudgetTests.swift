@@ -26,7 +26,7 @@ struct MailBudgetTests {
             #expect(statuses.prefix(5).allSatisfy { $0 == .ok })
             #expect(statuses.dropFirst(5).allSatisfy { $0 == .tooManyRequests })
             let refused = try await Self.otp(client, "one-more@example.org")
-            #expect(refused.goTrueCode == "over_email_send_rate_limit")
+            #expect(refused.goTrueErrorCode == "over_email_send_rate_limit")
             #expect(refused.headers[.retryAfter] != nil)
             for _ in 0..<5 { _ = try await mail.next() }
             await #expect(throws: (any Error).self) { try await mail.next(within: 0.5) }
@@ -42,7 +42,7 @@ struct MailBudgetTests {
             for index in 0..<3 { #expect(try await Self.otp(client, "u\(index)@d\(index).example").status == .ok) }
             let refused = try await Self.otp(client, "u9@d9.example")
             #expect(refused.status == .tooManyRequests)
-            #expect(refused.goTrueCode == "over_email_send_rate_limit")
+            #expect(refused.goTrueErrorCode == "over_email_send_rate_limit")
             await test.clock.advance(by: 3601)
             #expect(try await Self.otp(client, "u9@d9.example").status == .ok)
         }

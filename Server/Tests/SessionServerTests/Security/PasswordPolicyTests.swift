@@ -17,7 +17,7 @@ struct PasswordPolicyTests {
             let response = try await client.send(
                 .post, "/auth/v1/signup", json: #"{"email":"ada@example.com","password":"\#(escaped)"}"#)
             #expect(response.status == .unprocessableContent)
-            #expect(response.goTrueCode == "weak_password")
+            #expect(response.goTrueErrorCode == "weak_password")
             #expect(response.text.contains("control characters"))
             let reasons = try response.jsonObject()["weak_password"] as? [String: Any]
             #expect(reasons?["reasons"] as? [String] == ["characters"])
@@ -33,7 +33,7 @@ struct PasswordPolicyTests {
                 .put, "/auth/v1/user", json: #"{"password":"\u0000abcdefghij","current_password":"correct-horse"}"#,
                 bearer: session.accessToken)
             #expect(response.status == .unprocessableContent)
-            #expect(response.goTrueCode == "weak_password")
+            #expect(response.goTrueErrorCode == "weak_password")
             #expect(try await client.signIn("ada@example.com", password: "correct-horse").status == .ok)
         }
     }
@@ -43,7 +43,7 @@ struct PasswordPolicyTests {
         try await test.run { client in
             let seven = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"a@example.com","password":"1234567"}"#)
             #expect(seven.status == .unprocessableContent)
-            #expect(seven.goTrueCode == "weak_password")
+            #expect(seven.goTrueErrorCode == "weak_password")
             #expect(seven.text.contains("at least 8"))
             let eight = try await client.send(.post, "/auth/v1/signup", json: #"{"email":"a@example.com","password":"12345678"}"#)
             #expect(eight.status == .ok)
@@ -67,7 +67,7 @@ struct PasswordPolicyTests {
         try await test.run { client in
             let eleven = try await client.send(
                 .post, "/auth/v1/signup", json: #"{"email":"a@example.com","password":"12345678901"}"#)
-            #expect(eleven.goTrueCode == "weak_password")
+            #expect(eleven.goTrueErrorCode == "weak_password")
         }
     }
 }

@@ -53,7 +53,7 @@ struct ProviderEmailTests {
             let signUp = try await client.send(
                 .post, "/auth/v1/signup", json: #"{"email":"grace@example.com","password":"correct-horse"}"#)
             #expect(signUp.status.code == 422)
-            #expect(signUp.goTrueCode == "user_already_exists")
+            #expect(signUp.goTrueErrorCode == "user_already_exists")
             let again = try await Self.signInWithProvider(client)
             #expect(again.user?.id == viaProvider.user?.id)
             #expect(again.user?.email == "grace@example.com")

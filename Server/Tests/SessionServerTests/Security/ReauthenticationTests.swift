@@ -31,7 +31,7 @@ struct ReauthenticationTests {
             let laptop = try await client.signIn("ada@example.com", password: "correct-horse").decode(TokenResponse.self)
             #expect(try await Self.changePassword(client, bearer: phone.accessToken).status == .ok)
             // The other session can neither refresh nor read the profile.
-            #expect(try await client.refresh(laptop.refreshToken).goTrueCode == "refresh_token_not_found")
+            #expect(try await client.refresh(laptop.refreshToken).goTrueErrorCode == "refresh_token_not_found")
             #expect(try await client.send(.get, "/v1/auth/me", bearer: laptop.accessToken).status == .unauthorized)
             // The session that made the change stays signed in.
             #expect(try await client.send(.get, "/v1/auth/me", bearer: phone.accessToken).status == .ok)
@@ -49,10 +49,10 @@ struct ReauthenticationTests {
             let refreshed = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
             let stale = try await Self.changePassword(client, bearer: refreshed.accessToken)
             #expect(stale.status == .badRequest)
-            #expect(stale.goTrueCode == "reauthentication_needed")
+            #expect(stale.goTrueErrorCode == "reauthentication_needed")
             #expect(stale.text.contains("current_password"))
             let wrong = try await Self.changePassword(client, bearer: refreshed.accessToken, current: "not-the-password")
-            #expect(wrong.goTrueCode == "current_password_mismatch")
+            #expect(wrong.goTrueErrorCode == "current_password_mismatch")
             #expect(try await client.signIn("ada@example.com", password: "correct-horse").status == .ok)
 
             let proved = try await Self.changePassword(client, bearer: refreshed.accessToken, current: "correct-horse")
@@ -110,9 +110,9 @@ struct ReauthenticationTests {
             let refreshed = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
             // No current password exists, so none can prove presence: only signing in again can.
             let stale = try await Self.changePassword(client, bearer: refreshed.accessToken)
-            #expect(stale.goTrueCode == "reauthentication_needed")
+            #expect(stale.goTrueErrorCode == "reauthentication_needed")
             let guessed = try await Self.changePassword(client, bearer: refreshed.accessToken, current: "")
-            #expect(guessed.goTrueCode == "current_password_mismatch")
+            #expect(guessed.goTrueErrorCode == "current_password_mismatch")
             let fresh = try #require(OAuthFlowTests.query(try await OAuthFlowTests.runFlow(client), "code"))
             let again = try await OAuthFlowTests.exchange(client, code: fresh).decode(TokenResponse.self)
             #expect(try await Self.changePassword(client, bearer: again.accessToken).status == .ok)

@@ -108,7 +108,7 @@ struct SecretsAtRestTests {
         let again = try await client.refresh(rotated.refreshToken).decode(TokenResponse.self)
         issued.add(again)
         await clock.advance(by: 11)
-        #expect(try await client.refresh(first.refreshToken).goTrueCode == "refresh_token_already_used")
+        #expect(try await client.refresh(first.refreshToken).goTrueErrorCode == "refresh_token_already_used")
         // The reuse revoked that family; sign in once more to sign out.
         let third = try await client.signIn("secret@example.com", password: password).decode(TokenResponse.self)
         issued.add(third)

@@ -50,9 +50,9 @@ struct SignUpConfirmationTests {
 
             let early = try await client.signIn("victim@example.com", password: "attacker-password-1")
             #expect(early.status == .badRequest)
-            #expect(early.goTrueCode == "email_not_confirmed")
+            #expect(early.goTrueErrorCode == "email_not_confirmed")
             // A wrong password still answers as any wrong password: nothing learnt without it.
-            #expect(try await client.signIn("victim@example.com", password: "wrong-password-9").goTrueCode == "invalid_credentials")
+            #expect(try await client.signIn("victim@example.com", password: "wrong-password-9").goTrueErrorCode == "invalid_credentials")
 
             // Later the victim signs in with a code from their own mailbox.
             await test.clock.advance(by: 61)
@@ -65,7 +65,7 @@ struct SignUpConfirmationTests {
             // The attacker's password no longer opens the account.
             let late = try await client.signIn("victim@example.com", password: "attacker-password-1")
             #expect(late.status == .badRequest)
-            #expect(late.goTrueCode == "invalid_credentials")
+            #expect(late.goTrueErrorCode == "invalid_credentials")
             let audit = try await test.server.store.auditLog(page: 1, perPage: 10).entries.map(\.action)
             #expect(audit.contains("unconfirmed_password_cleared"))
         }
@@ -131,7 +131,7 @@ struct SignUpConfirmationTests {
             let code = try #require(try await mail.next().code)
             #expect(try await client.verify(type: "email", email: "ada@example.com", code: code).status == .ok)
             for password in ["first-password-1", "second-password-2"] {
-                #expect(try await client.signIn("ada@example.com", password: password).goTrueCode == "invalid_credentials")
+                #expect(try await client.signIn("ada@example.com", password: password).goTrueErrorCode == "invalid_credentials")
             }
             // A confirmed account: the same answer again, and no mail.
             await test.clock.advance(by: 61)

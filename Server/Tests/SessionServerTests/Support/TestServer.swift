@@ -76,7 +76,7 @@ extension TestResponse {
     }
 
     /// `error_code` of a GoTrue error body.
-    var goTrueCode: String? { ServerErrorBody.parse(Data(body.readableBytesView))?.goTrueCode?.rawValue }
+    var goTrueErrorCode: String? { ServerErrorBody.parse(Data(body.readableBytesView))?.goTrueErrorCode?.rawValue }
     /// `error.code` of a gateway envelope.
     var gatewayCode: String? { ServerErrorBody.parse(Data(body.readableBytesView))?.code?.rawValue }
     /// The parsed JSON object.

@@ -90,7 +90,7 @@ struct WebConsoleTests {
             let csrf = try #require(Self.csrf(page))
             let ban = try await Self.form(client, "/admin/users/\(id)/ban", "csrf=\(csrf)&duration=24h", cookie: cookie)
             #expect(ban.status == .seeOther)
-            #expect(try await client.refresh(person.refreshToken).goTrueCode == "user_banned")
+            #expect(try await client.refresh(person.refreshToken).goTrueErrorCode == "user_banned")
             let bad = try await Self.form(client, "/admin/users/\(id)/ban", "csrf=\(csrf)&duration=forever", cookie: cookie)
             #expect(bad.status == .badRequest)
             #expect(try await Self.form(client, "/admin/users/\(id)/delete", "csrf=\(csrf)", cookie: cookie).status == .badRequest)

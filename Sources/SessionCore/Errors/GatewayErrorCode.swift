@@ -1,7 +1,7 @@
 /// A gateway error code (`error.code` in the envelope).
 ///
 /// An open set: unknown codes from a newer server still decode.
-public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+public struct GatewayErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
@@ -18,21 +18,21 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public var description: String { rawValue }
 
     /// The session is over: clear it, tell the person once, never retry.
-    public static let sessionExpired = ErrorCode("SESSION_EXPIRED")
+    public static let sessionExpired = GatewayErrorCode("SESSION_EXPIRED")
     /// No usable credentials: go to sign-in without an error message.
-    public static let authRequired = ErrorCode("AUTH_REQUIRED")
+    public static let authRequired = GatewayErrorCode("AUTH_REQUIRED")
     /// Signed in but not allowed; refreshing will not help.
-    public static let forbidden = ErrorCode("FORBIDDEN")
+    public static let forbidden = GatewayErrorCode("FORBIDDEN")
     /// The request was malformed; the message names the field.
-    public static let invalidRequest = ErrorCode("INVALID_REQUEST")
+    public static let invalidRequest = GatewayErrorCode("INVALID_REQUEST")
     /// The resource does not exist (or belongs to someone else).
-    public static let notFound = ErrorCode("NOT_FOUND")
+    public static let notFound = GatewayErrorCode("NOT_FOUND")
     /// The request conflicts with existing data.
-    public static let conflict = ErrorCode("CONFLICT")
+    public static let conflict = GatewayErrorCode("CONFLICT")
     /// Too many requests; back off for `Retry-After` seconds.
-    public static let rateLimited = ErrorCode("RATE_LIMITED")
+    public static let rateLimited = GatewayErrorCode("RATE_LIMITED")
     /// A server fault: keep the session, retry with backoff.
-    public static let `internal` = ErrorCode("INTERNAL")
+    public static let `internal` = GatewayErrorCode("INTERNAL")
 
     /// The message the server sends with this code when it has nothing more specific.
     public var defaultMessage: String {

@@ -1,7 +1,7 @@
 import SessionCore
 
-extension ErrorCode {
+extension GatewayErrorCode {
     /// The action needs fresh proof: send `current_password`, or sign in again and retry.
     /// The session itself is still valid.
-    public static let reauthenticationRequired = ErrorCode("REAUTHENTICATION_REQUIRED")
+    public static let reauthenticationRequired = GatewayErrorCode("REAUTHENTICATION_REQUIRED")
 }

@@ -1,10 +1,10 @@
 import Foundation
 
-/// `UserDefaults`, standard or a suite (an app group's, say), as a ``KeyValueStore``.
+/// `UserDefaults`, standard or a suite (an app group's, say), as a ``LegacyKeyValueSource``.
 ///
 /// It keeps the suite's name, not a `UserDefaults` instance, so it is plainly
 /// `Sendable`; `UserDefaults` is thread-safe and cheap to look up by name.
-public struct UserDefaultsStore: KeyValueStore {
+public struct UserDefaultsLegacySource: LegacyKeyValueSource {
     /// The suite, or `nil` for `UserDefaults.standard`.
     public let suiteName: String?
 
