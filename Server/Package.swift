@@ -62,6 +62,8 @@ let package = Package(
             dependencies: [
                 sessionCore,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTP1Channel's configuration and the connection cap (idle and request timeouts).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // RSA, for verifying Apple's ID tokens (RS256).

@@ -3,7 +3,8 @@
 # live auth-server on loopback, with a real SMTP listener (aiosmtpd) taking
 # its mail and a local stand-in for Apple's key server. The flows are in
 # Tests/Acceptance/supabase_auth_flows.py: email code sign-in (with sign-up,
-# refresh and single use), password reset by emailed code, Sign in with Apple
+# refresh and single use), password sign-up confirmed by the mailed code
+# (refused with email_not_confirmed before), password reset by emailed code, Sign in with Apple
 # by ID token, no mail for an unknown address, and the admin API (client.admin
 # with a service-role key from `auth-server keys service-role`: users created,
 # listed, banned and deleted, a session minted by generate_link, the audit log).
@@ -11,6 +12,7 @@
 #   scripts/supabase-acceptance.sh                          # from anywhere
 #   ACCEPTANCE_PLANT=wrong-code scripts/supabase-acceptance.sh   # must fail
 #   ACCEPTANCE_PLANT=no-ban scripts/supabase-acceptance.sh       # must fail
+#   ACCEPTANCE_PLANT=autoconfirm scripts/supabase-acceptance.sh  # must fail
 #
 # Needs the debug build (`swift build`) and python3 with supabase_auth,
 # aiosmtpd, cryptography and pyjwt installed. Exits non-zero on any failure,
@@ -64,7 +66,10 @@ smtp_port="$ready_port"
 # Apple's stand-in first: its URL is one of the server's flags.
 start_ready jwks "$python" "$flows" jwks --key-file "$work/apple-key.pem"
 jwks_port="$ready_port"
-start_auth_server \
+# The plant: sign-ups confirmed without mail, which flow 2 must notice.
+planted=()
+[[ "${ACCEPTANCE_PLANT:-}" == autoconfirm ]] && planted=(--autoconfirm)
+start_auth_server "${planted[@]}" \
   --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "$mail_from" \
   --redirect-allow-list "http://localhost:3000/*" \
   --apple-client-ids "$client_id" --apple-jwks-url "http://127.0.0.1:$jwks_port/keys" --apple-issuer "$issuer"

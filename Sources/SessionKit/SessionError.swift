@@ -23,7 +23,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
         case unsupported, storeCorrupted, storeUnavailable, storeInaccessible, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
-        case codeInvalid, reauthenticationRequired
+        case codeInvalid, reauthenticationRequired, emailNotConfirmed
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -125,6 +125,13 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (`current_password_mismatch`, `reauthentication_not_valid`).
     public static let reauthenticationRequired = SessionError(
         .reauthenticationRequired, "Please confirm it's you: enter your current password and try again.")
+
+    /// The password is right but the account's email address is not confirmed
+    /// yet (GoTrue's `email_not_confirmed`): the person must use the code or
+    /// link mailed at sign-up (``SessionClient/verifyEmailCode(email:code:)``), then sign in.
+    public static let emailNotConfirmed = SessionError(
+        .emailNotConfirmed,
+        "Confirm your email first: enter the code from the confirmation email we sent at sign-up (or open its link), then sign in.")
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 

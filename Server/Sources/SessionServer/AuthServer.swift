@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 import SessionCore
 import ServiceLifecycle
@@ -66,6 +68,8 @@ public struct AuthServer: Sendable {
             decoyHash: await hasher.hash(RefreshTokenCodec.generate()),
             configuration: configuration, metrics: metrics,
             emailLimiter: Self.limiter("sign-in-email", configuration.passwordSignInsPerMinutePerEmail, configuration, store),
+            emailHourLimiter: Self.limiter(
+                "sign-in-email-hour", configuration.passwordSignInsPerHourPerEmail, configuration, store, window: 3600),
             logger: logger)
         if !configuration.oauthProviders.isEmpty {
             logger.info("OAuth providers enabled", metadata: ["providers": "\(configuration.oauthProviders.map(\.name))"])
@@ -93,6 +97,13 @@ public struct AuthServer: Sendable {
         self.codes = EmailCodeService(
             sessions: sessions, mail: configuration.mail, queue: mailQueue,
             addressLimiter: Self.limiter("email-address", configuration.emailsPerMinutePerAddress, configuration, store),
+            guessLimiters: [
+                Self.limiter("email-code-hour", configuration.emailCodeGuessesPerHourPerAddress, configuration, store, window: 3600),
+                Self.limiter("email-code-day", configuration.emailCodeGuessesPerDayPerAddress, configuration, store, window: 86_400),
+            ],
+            lockoutAudit: Self.limiter("email-code-audit", 1, configuration, store, window: 3600),
+            domainLimiter: Self.limiter("mail-domain", configuration.mailsPerMinutePerDomain, configuration, store),
+            globalLimiter: Self.limiter("mail-global", configuration.mailsPerHour, configuration, store, window: 3600),
             logger: logger)
     }
 
@@ -108,11 +119,12 @@ public struct AuthServer: Sendable {
     /// A limiter every replica shares on PostgreSQL, this process's own on SQLite
     /// (docs/DESIGN.md, "Rate limits").
     static func limiter(
-        _ name: String, _ limit: Int, _ configuration: AuthServerConfiguration, _ store: AuthStore
+        _ name: String, _ limit: Int, _ configuration: AuthServerConfiguration, _ store: AuthStore,
+        window: TimeInterval = 60
     ) -> any RateLimiting {
         switch store.flavor {
-        case .postgres: SharedRateLimiter(store: store, name: name, limit: limit, window: 60, clock: configuration.clock)
-        case .sqlite: RateLimiter(limit: limit, clock: configuration.clock)
+        case .postgres: SharedRateLimiter(store: store, name: name, limit: limit, window: window, clock: configuration.clock)
+        case .sqlite: RateLimiter(limit: limit, window: window, clock: configuration.clock)
         }
     }
 
@@ -169,6 +181,7 @@ public struct AuthServer: Sendable {
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
             ipLimiter: Self.limiter("token-ip", configuration.tokenRequestsPerMinutePerIP, configuration, store),
+            mailIPLimiter: Self.limiter("mail-ip", configuration.mailRequestsPerMinutePerIP, configuration, store),
             userUpdateLimiter: Self.limiter("user-update", configuration.userUpdatesPerMinutePerUser, configuration, store),
             authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth, codes: codes
         ).register(on: goTrue)
@@ -189,7 +202,9 @@ public struct AuthServer: Sendable {
             .add(
                 middleware: RateLimitMiddleware(
                     limiter: Self.limiter("gateway-user", configuration.gatewayRequestsPerMinutePerUser, configuration, store)))
-        GatewayRoutes(store: store, clock: configuration.clock, presence: sessions.presence).register(on: gateway)
+        GatewayRoutes(
+            store: store, clock: configuration.clock, presence: sessions.presence, trustedProxies: configuration.trustedProxies
+        ).register(on: gateway)
         // Last, so it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))
         return router
@@ -206,9 +221,17 @@ public struct AuthServer: Sendable {
             PruneService(store: store, clock: configuration.clock, interval: configuration.pruneInterval, logger: logger),
         ]
         if let mailQueue { services.append(mailQueue) }
+        let readTimeout = TimeAmount.milliseconds(Int64(configuration.requestReadTimeout * 1000))
         var app = Application(
             router: buildRouter(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "auth-server"),
+            // Without a proxy in front, the server itself bounds idle and slow connections and their number (issue 29, item 14).
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: readTimeout)],
+                    idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "auth-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -22,6 +22,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try options.configuration()
+        if let refusal = configuration.refusalToServe { throw ValidationError(refusal.description) }
         let logger = options.logger()
         logger.info(
             "Starting auth-server",
@@ -51,7 +52,16 @@ struct Migrate: AsyncParsableCommand {
 /// servers see a change within their key refresh interval.
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage signing keys.", subcommands: [List.self, Rotate.self, Retire.self, ServiceRole.self])
+        abstract: "Manage signing keys.",
+        discussion: """
+            Signing keys are stored sealed under the key-encryption key (KEK). Create one once and give every \
+            command and server the same file: `openssl rand -base64 32 > kek && chmod 600 kek`, then \
+            --key-encryption-key-file kek (or AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE). Keys sealed under the built-in \
+            default move onto your KEK at the next start; then `keys rotate` and, once tokens of the old key have \
+            expired, `keys retire` it, since a copy of the database made before could open it. A KEK cannot be \
+            replaced by another in place: rotate signing keys instead (docs/ADMIN.md, "The key-encryption key").
+            """,
+        subcommands: [List.self, Rotate.self, Retire.self, ServiceRole.self])
 
     /// Prints a service-role key for the admin API.
     struct ServiceRole: AsyncParsableCommand {

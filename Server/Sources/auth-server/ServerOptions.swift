@@ -24,6 +24,21 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Do not hand a never-used successor back to a token presented after the grace: such a reuse ends the session, as on backends without this recovery (env AUTH_SERVER_SUCCESSOR_RECOVERY=off).")
     var noSuccessorRecovery = false
 
+    @Flag(help: "Confirm a password sign-up's address without mailing it: the sign-up is signed in at once (env AUTH_SERVER_AUTOCONFIRM=on; default: on only when mail is off). With mail on and this off, a sign-up waits for the code or link mailed to it. See docs/DESIGN.md.")
+    var autoconfirm = false
+
+    @Flag(help: "Serve on an interface beyond loopback without a key-encryption key, sealing signing keys with the key built into auth-server (env AUTH_SERVER_INSECURE_DEFAULT_KEY=on). Anyone with a copy of the database can then mint tokens; for throwaway setups only.")
+    var insecureDefaultKey = false
+
+    @Option(help: "Seconds a connection may sit idle between requests before it is closed (env AUTH_SERVER_IDLE_TIMEOUT; default 60).")
+    var idleTimeout: Double?
+
+    @Option(help: "Seconds a request may take to arrive in full, head to last body byte (env AUTH_SERVER_REQUEST_TIMEOUT; default 30).")
+    var requestTimeout: Double?
+
+    @Option(help: "Connections open at once; more wait in the backlog (env AUTH_SERVER_MAX_CONNECTIONS; default 1024).")
+    var maxConnections: Int?
+
     @Option(help: "Clock-skew leeway in seconds (env AUTH_SERVER_LEEWAY; default 60).")
     var leeway: Double?
 
@@ -42,7 +57,7 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds after sign-in in which a session may change its password or delete the account without the current password (env AUTH_SERVER_REAUTHENTICATION_WINDOW; default 600).")
     var reauthenticationWindow: Double?
 
-    @Option(help: "File with the key that seals signing keys at rest: base64 of 32 bytes, e.g. `openssl rand -base64 32` (env AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE, or the key itself in AUTH_SERVER_KEY_ENCRYPTION_KEY; default: a key built into the binary, with a warning).")
+    @Option(help: "File with the key that seals signing keys at rest: base64 of 32 bytes, e.g. `openssl rand -base64 32` (env AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE, or the key itself in AUTH_SERVER_KEY_ENCRYPTION_KEY; default: a key built into the binary, with a warning, on loopback only; see --insecure-default-key).")
     var keyEncryptionKeyFile: String?
 
     @Option(help: "Comma-separated CIDR ranges of the proxies in front of the server, e.g. 10.0.0.0/8,::1; their X-Forwarded-For is believed, the client being the rightmost hop that is not one of them (env AUTH_SERVER_TRUSTED_PROXIES; default: none, the socket peer is the client).")
@@ -90,7 +105,9 @@ struct ServerOptions: ParsableArguments {
                     keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies,
                     corsOrigins: corsOrigins, keyRefreshInterval: keyRefreshInterval,
                     appleClientIDs: appleClientIds, appleJWKSURL: appleJwksUrl, appleIssuer: appleIssuer,
-                    smtpURL: smtpUrl, mailFrom: mailFrom, mailTemplates: mailTemplates, smtpCAFile: smtpCaFile))
+                    smtpURL: smtpUrl, mailFrom: mailFrom, mailTemplates: mailTemplates, smtpCAFile: smtpCaFile,
+                    autoconfirm: autoconfirm ? true : nil, insecureDefaultKey: insecureDefaultKey ? true : nil,
+                    idleTimeout: idleTimeout, requestReadTimeout: requestTimeout, maximumConnections: maxConnections))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

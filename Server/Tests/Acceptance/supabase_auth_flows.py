@@ -11,7 +11,8 @@ Two modes, both started by scripts/supabase-acceptance.sh:
 
   supabase_auth_flows.py flows --url URL --maildir DIR --key-file PATH --issuer ISS --client-id AUD
                                 --service-key-file PATH
-      Runs the flows (email code sign-in, password reset, Sign in with Apple by
+      Runs the flows (email code sign-in, password sign-up confirmed by mailed
+      code then sign-in, password reset, Sign in with Apple by
       ID token, no mail for an unknown address, and the admin API driven by
       client.admin with the service-role key read from PATH) through
       SyncGoTrueClient, reading the codes from the .eml files the SMTP listener
@@ -21,7 +22,8 @@ Two modes, both started by scripts/supabase-acceptance.sh:
 ACCEPTANCE_PLANT=wrong-code makes flow 1 verify with a code that is not the
 mailed one, and ACCEPTANCE_PLANT=no-ban makes flow 5 skip the ban while still
 expecting the banned user's refresh to be refused, so the run must fail: proof
-that the harness can.
+that the harness can. ACCEPTANCE_PLANT=autoconfirm (read by the script) starts
+the server with --autoconfirm, so flow 2's sign-up signs in at once and fails.
 """
 import argparse
 import base64
@@ -337,13 +339,39 @@ class Flows:
         passed(f"flow 1: the code is single use ({describe(error)})")
         return mail_name
 
-    # Flow 2: password sign-up, reset by emailed code, new password.
+    # Flow 2: password sign-up confirmed by emailed code, sign-in, reset by emailed code, new password.
     def password_reset(self):
         client = self.client()
+        seen = set(self.mailbox.names())
         signed_up = step("flow 2: sign_up", lambda: client.sign_up({"email": self.bob, "password": "old-password-1"}))
         check(signed_up.user is not None and signed_up.user.email == self.bob,
               f"flow 2: sign_up returned {signed_up!r:.300}")
-        passed(f"flow 2: sign_up created {self.bob}")
+        # With mail configured the address must be confirmed first: a user, no session (GoTrue's answer).
+        check(signed_up.session is None and signed_up.user.email_confirmed_at is None,
+              f"flow 2: sign_up signed in before the address was confirmed: {signed_up!r:.300}")
+        passed(f"flow 2: sign_up created {self.bob}, unconfirmed, with no session")
+
+        error = expect_api_error("flow 2: sign_in_with_password before confirming",
+                                 lambda: self.client().sign_in_with_password(
+                                     {"email": self.bob, "password": "old-password-1"}),
+                                 code="email_not_confirmed")
+        passed(f"flow 2: sign-in before confirming is refused ({describe(error)})")
+
+        message = self.mailbox.wait_for(self.bob, seen)
+        self.check_mail_headers(message, self.bob, "flow 2 confirmation mail")
+        code = code_from(message, r"Confirm your email: (\d{6})", r"Your confirmation code is (\d{6})", "flow 2 confirmation mail")
+        confirming = self.client()
+        confirmed = step("flow 2: verify_otp(type=signup)",
+                         lambda: confirming.verify_otp({"email": self.bob, "token": code, "type": "signup"}))
+        check(confirmed.session is not None and confirmed.user.email_confirmed_at is not None,
+              f"flow 2: verify_otp(type=signup) returned {confirmed!r:.300}")
+        self.remember("flow 2 confirmation", confirmed.session)
+        passed("flow 2: verify_otp(type=signup) with the mailed code confirmed the address and gave a session")
+        signed_in = step("flow 2: sign_in_with_password after confirming",
+                         lambda: self.client().sign_in_with_password({"email": self.bob, "password": "old-password-1"}))
+        check(signed_in.session is not None, f"flow 2: sign-in after confirming returned {signed_in!r:.300}")
+        self.remember("flow 2 first sign-in", signed_in.session)
+        passed("flow 2: the sign-up's password signs in once the address is confirmed")
 
         seen = set(self.mailbox.names())
         step("flow 2: reset_password_for_email", lambda: client.reset_password_for_email(self.bob))

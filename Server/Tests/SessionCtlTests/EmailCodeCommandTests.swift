@@ -8,12 +8,14 @@ import Testing
 /// listener: the code is read from the delivered message and typed in.
 @Suite(.serialized)
 struct EmailCodeCommandTests {
-    static func withMail(_ body: (CLIHarness, MailCatcher) async throws -> Void) async throws {
+    static func withMail(
+        serverArguments extra: [String] = [], _ body: (CLIHarness, MailCatcher) async throws -> Void
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let mail = try await MailCatcher(directory: directory)
-        try await CLIHarness.with(serverArguments: mail.serverArguments) { cli in try await body(cli, mail) }
+        try await CLIHarness.with(serverArguments: mail.serverArguments + extra) { cli in try await body(cli, mail) }
     }
 
     @Test func loginWithAnEmailedCode() async throws {
@@ -46,8 +48,37 @@ struct EmailCodeCommandTests {
         }
     }
 
-    @Test func resetPasswordSignsInWithTheNewOne() async throws {
+    /// With mail on, a sign-up waits for the code mailed to it; the CLI says
+    /// so, and `login --email-code --confirm-signup` takes that code without
+    /// mailing a new one (a sign-in code would clear the password).
+    @Test func aSignUpIsConfirmedWithTheMailedCode() async throws {
         try await Self.withMail { cli, mail in
+            let signUp = try await cli.run(
+                ["signup", "--email", "ada@example.com", "--password-stdin", "--json"], stdin: "ada-password-1\n")
+            #expect(signUp.status == 0, "\(signUp)")
+            #expect(try cli.json(signUp)["state"] == "confirmationRequired")
+            let early = try await cli.run(
+                ["login", "--email", "ada@example.com", "--password-stdin", "--json"], stdin: "ada-password-1\n")
+            #expect(early.status == 1, "\(early)")
+            #expect((early.stdout + early.stderr).contains("EMAIL_NOT_CONFIRMED"), "\(early)")
+            #expect((early.stdout + early.stderr).contains("--confirm-signup"), "\(early)")
+            let input = try TypedInput(directory: cli.directory)
+            let confirm = try cli.spawn(
+                ["login", "--email-code", "--confirm-signup", "--email", "ada@example.com", "--stdin", "--json"],
+                stdinPath: input.path)
+            input.type(try await mail.code(ofMessage: 0))
+            let confirmed = try await confirm.wait()
+            #expect(confirmed.status == 0, "\(confirmed)")
+            #expect(try cli.json(confirmed)["state"] == "signedIn")
+            let login = try await cli.run(
+                ["login", "--email", "ada@example.com", "--password-stdin", "--profile", "phone"], stdin: "ada-password-1\n")
+            #expect(login.status == 0, "\(login)")
+        }
+    }
+
+    @Test func resetPasswordSignsInWithTheNewOne() async throws {
+        // The sign-up is a fixture here: confirmed at once, so the first mail is the reset's.
+        try await Self.withMail(serverArguments: ["--autoconfirm"]) { cli, mail in
             try await cli.signUp("ada@example.com", profile: "laptop")
             let input = try TypedInput(directory: cli.directory)
             let reset = try cli.spawn(["reset-password", "--email", "ada@example.com", "--stdin"], stdinPath: input.path)

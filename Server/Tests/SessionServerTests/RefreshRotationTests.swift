@@ -62,6 +62,12 @@ struct RefreshRotationTests {
             await test.clock.advance(by: 3600)
             let recovered = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
             #expect(recovered.refreshToken == lost.refreshToken)
+            // Each recovery is logged (issue 29, item 12): an idle owner's rotated-out token
+            // redeemed by someone else leaves a trace.
+            let entries = try await test.server.store.auditLog(page: 1, perPage: 20).entries
+            let recovery = try #require(entries.first { $0.action == "successor_recovered" })
+            #expect(recovery.target == session.user?.id)
+            #expect(recovery.details["seconds_since_rotation"] == .number(3600))
             let next = try await client.refresh(recovered.refreshToken)
             #expect(next.status == .ok)
         }

@@ -23,6 +23,9 @@ public struct GoTrueErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     public static let sessionNotFound = Self("session_not_found")
     public static let sessionExpired = Self("session_expired")
     public static let invalidCredentials = Self("invalid_credentials")
+    /// The right password for an account whose address is not confirmed yet:
+    /// the person must use the code or link mailed at sign-up first.
+    public static let emailNotConfirmed = Self("email_not_confirmed")
     public static let badJWT = Self("bad_jwt")
     public static let noAuthorization = Self("no_authorization")
     public static let badJSON = Self("bad_json")

@@ -34,6 +34,8 @@ enum ResponseClassifier {
             // One message, whatever the server said, so the person sees one thing.
             return make(.sessionExpired, keepServerMessage: false)
         }
+        // The right password for an address not confirmed yet: say what to do, whatever the server's words.
+        if goTrue == .emailNotConfirmed { return make(.emailNotConfirmed, keepServerMessage: false) }
         if goTrue == .invalidCredentials { return make(.invalidCredentials, keepServerMessage: false) }
         // Older GoTrue answers a wrong password with OAuth's `invalid_grant`.
         if context == .signIn, goTrue == .invalidGrant { return make(.invalidCredentials, keepServerMessage: false) }

@@ -24,6 +24,7 @@ enum Bench {
             host: "127.0.0.1", port: 0, database: database, bcryptCost: bcryptCost, clock: clock)
         configuration.tokenRequestsPerMinutePerIP = 1_000_000_000
         configuration.passwordSignInsPerMinutePerEmail = 1_000_000_000
+        configuration.passwordSignInsPerHourPerEmail = 1_000_000_000
         configuration.gatewayRequestsPerMinutePerUser = 1_000_000_000
         return configuration
     }

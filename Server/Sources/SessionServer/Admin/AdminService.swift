@@ -17,6 +17,9 @@ struct AdminService: Sendable {
     func createUser(_ attributes: AdminUserAttributes, ip: String?) async throws -> UserRecord {
         guard let rawEmail = attributes.email else { throw AuthError.invalidRequest(field: "email", "email is required.") }
         let email = try SessionService.normalize(email: rawEmail)
+        // Both checked before the user exists: a refusal must leave no half-made account.
+        try MetadataLimits.check(attributes.userMetadata ?? [:])
+        try MetadataLimits.check(attributes.appMetadata ?? [:])
         var hash = ""
         if let password = attributes.password {
             try sessions.validate(password: password)
@@ -24,9 +27,9 @@ struct AdminService: Sendable {
         }
         let now = clock.now
         let created = try await store.createUser(
-            email: email, passwordHash: hash, metadata: attributes.userMetadata ?? [:], now: now)
+            email: email, passwordHash: hash, metadata: attributes.userMetadata ?? [:], now: now,
+            audit: AuditActor(actor: actor, ip: ip, now: now))
         // The rest (confirmation, app metadata, a ban) as an update, audited as the creation's second half.
-        try await store.audit(actor: actor, action: "user_created", target: created.id, ip: ip, now: now)
         return try await store.applyAdminChange(
             AuthStore.AdminUserChange(
                 emailConfirmed: attributes.emailConfirm ?? false, appMetadata: attributes.appMetadata,
@@ -54,8 +57,7 @@ struct AdminService: Sendable {
     /// `DELETE /admin/users/{id}`: the user, their sessions and identities.
     func deleteUser(id: String, ip: String?) async throws {
         guard try await store.user(id: id) != nil else { throw AuthError.notFound }
-        try await store.deleteUser(id: id)
-        try await store.audit(actor: actor, action: "user_deleted", target: id, ip: ip, now: clock.now)
+        try await store.deleteUser(id: id, audit: AuditActor(actor: actor, ip: ip, now: clock.now))
     }
 
     /// `POST /admin/users/{id}/logout`: every session of the user ends (after a reuse warning, say).

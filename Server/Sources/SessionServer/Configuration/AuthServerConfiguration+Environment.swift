@@ -42,6 +42,16 @@ public struct ConfigurationOverrides: Sendable {
     public var mailTemplates: String?
     /// A PEM file of certificate authorities trusted for the SMTP server (beside the system's).
     public var smtpCAFile: String?
+    /// `true` confirms a password sign-up's address without mail (`--autoconfirm`).
+    public var autoconfirm: Bool?
+    /// `true` lets `serve` bind beyond loopback with the built-in key-encryption key (`--insecure-default-key`).
+    public var insecureDefaultKey: Bool?
+    /// Seconds a connection may sit idle between requests.
+    public var idleTimeout: Double?
+    /// Seconds a request may take to arrive in full.
+    public var requestReadTimeout: Double?
+    /// Connections open at once.
+    public var maximumConnections: Int?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
@@ -50,8 +60,14 @@ public struct ConfigurationOverrides: Sendable {
         reauthenticationWindow: Double? = nil, keyEncryptionKeyFile: String? = nil, trustedProxies: String? = nil,
         corsOrigins: String? = nil, keyRefreshInterval: Double? = nil, appleClientIDs: String? = nil,
         appleJWKSURL: String? = nil, appleIssuer: String? = nil, smtpURL: String? = nil, mailFrom: String? = nil, mailTemplates: String? = nil,
-        smtpCAFile: String? = nil
+        smtpCAFile: String? = nil, autoconfirm: Bool? = nil, insecureDefaultKey: Bool? = nil, idleTimeout: Double? = nil,
+        requestReadTimeout: Double? = nil, maximumConnections: Int? = nil
     ) {
+        self.idleTimeout = idleTimeout
+        self.requestReadTimeout = requestReadTimeout
+        self.maximumConnections = maximumConnections
+        self.autoconfirm = autoconfirm
+        self.insecureDefaultKey = insecureDefaultKey
         self.appleJWKSURL = appleJWKSURL
         self.appleIssuer = appleIssuer
         self.smtpURL = smtpURL
@@ -84,7 +100,7 @@ extension AuthServerConfiguration {
     /// `AUTH_SERVER_ACCESS_TOKEN_TTL`, `AUTH_SERVER_REFRESH_GRACE`, `AUTH_SERVER_SUCCESSOR_RECOVERY` (on/off),
     /// `AUTH_SERVER_LEEWAY`, `AUTH_SERVER_MINIMUM_PASSWORD_LENGTH`,
     /// `AUTH_SERVER_REAUTHENTICATION_WINDOW`, `AUTH_SERVER_TRUSTED_PROXIES`, `AUTH_SERVER_CORS_ORIGINS`,
-    /// `AUTH_SERVER_KEY_REFRESH_INTERVAL`, `AUTH_SERVER_APPLE_CLIENT_IDS`, `AUTH_SERVER_APPLE_JWKS_URL`, `AUTH_SERVER_APPLE_ISSUER`,
+    /// `AUTH_SERVER_KEY_REFRESH_INTERVAL`, `AUTH_SERVER_AUTOCONFIRM` (on/off), `AUTH_SERVER_APPLE_CLIENT_IDS`, `AUTH_SERVER_APPLE_JWKS_URL`, `AUTH_SERVER_APPLE_ISSUER`,
     /// the mail settings (``resolveMail(_:environment:)``),
     /// `AUTH_SERVER_METRICS_TOKEN` (environment only); the KEK from `--key-encryption-key-file`,
     /// else `AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE`, else `AUTH_SERVER_KEY_ENCRYPTION_KEY`
@@ -128,6 +144,40 @@ extension AuthServerConfiguration {
             case "off", "false", "0": configuration.recoversUnsavedSuccessors = false
             default: throw ConfigurationError("AUTH_SERVER_SUCCESSOR_RECOVERY must be on or off, got '\(text.prefix(40))'.")
             }
+        }
+        if let autoconfirm = flags.autoconfirm {
+            configuration.autoconfirm = autoconfirm
+        } else if let text = environment["AUTH_SERVER_AUTOCONFIRM"] {
+            switch text.lowercased() {
+            case "on", "true", "1": configuration.autoconfirm = true
+            case "off", "false", "0": configuration.autoconfirm = false
+            default: throw ConfigurationError("AUTH_SERVER_AUTOCONFIRM must be on or off, got '\(text.prefix(40))'.")
+            }
+        }
+        if let insecure = flags.insecureDefaultKey {
+            configuration.insecureDefaultKey = insecure
+        } else if let text = environment["AUTH_SERVER_INSECURE_DEFAULT_KEY"] {
+            switch text.lowercased() {
+            case "on", "true", "1": configuration.insecureDefaultKey = true
+            case "off", "false", "0": configuration.insecureDefaultKey = false
+            default: throw ConfigurationError("AUTH_SERVER_INSECURE_DEFAULT_KEY must be on or off, got '\(text.prefix(40))'.")
+            }
+        }
+        if let idle = try flags.idleTimeout ?? number("AUTH_SERVER_IDLE_TIMEOUT") {
+            guard idle > 0, idle <= 3600 else { throw ConfigurationError("The idle timeout must be more than 0 and at most 3600 seconds.") }
+            configuration.idleTimeout = idle
+        }
+        if let read = try flags.requestReadTimeout ?? number("AUTH_SERVER_REQUEST_TIMEOUT") {
+            guard read > 0, read <= 3600 else {
+                throw ConfigurationError("The request timeout must be more than 0 and at most 3600 seconds.")
+            }
+            configuration.requestReadTimeout = read
+        }
+        if let cap = try flags.maximumConnections.map(Double.init) ?? number("AUTH_SERVER_MAX_CONNECTIONS") {
+            guard cap == cap.rounded(), cap >= 1, cap <= 1_000_000 else {
+                throw ConfigurationError("The connection cap must be a whole number from 1 to 1000000.")
+            }
+            configuration.maximumConnections = Int(cap)
         }
         if let leeway = try flags.leeway ?? number("AUTH_SERVER_LEEWAY") {
             guard leeway >= 0 else { throw ConfigurationError("The leeway must not be negative.") }

@@ -42,6 +42,15 @@ public struct AuthServerConfiguration: Sendable {
     public var tokenRequestsPerMinutePerIP: Int
     /// Password sign-ins per email per minute.
     public var passwordSignInsPerMinutePerEmail: Int
+    /// Password sign-ins per email per hour, beside the per-minute limit: what
+    /// bounds the guesses at one password in a day (docs/DESIGN.md, "Rate limits").
+    public var passwordSignInsPerHourPerEmail = 60
+    /// Email codes presented for one address per hour, right or wrong, across
+    /// every code reissued and every purpose: a new code does not reset it.
+    public var emailCodeGuessesPerHourPerAddress = 10
+    /// As ``emailCodeGuessesPerHourPerAddress``, per day: the bound on the odds
+    /// of guessing a code (docs/DESIGN.md, "Email codes and links").
+    public var emailCodeGuessesPerDayPerAddress = 20
     /// Gateway (`/v1`) requests per signed-in user per minute.
     public var gatewayRequestsPerMinutePerUser: Int
     /// `PUT /auth/v1/user` per user and minute (each password change costs a bcrypt hash).
@@ -93,6 +102,35 @@ public struct AuthServerConfiguration: Sendable {
     public var emailCodeAttempts: Int = 5
     /// Emails per address and purpose per minute (GoTrue sends one a minute).
     public var emailsPerMinutePerAddress: Int = 1
+    /// Seconds a connection may sit between requests before it is closed.
+    public var idleTimeout: TimeInterval = 60
+    /// Seconds from a request's head to its last body byte: a client that
+    /// sends a body a byte at a time is cut off (issue 29, item 14).
+    public var requestReadTimeout: TimeInterval = 30
+    /// Connections open at once; more wait in the listen backlog until one closes.
+    public var maximumConnections = 1_024
+    /// Serve on a non-loopback interface with the key-encryption key built
+    /// into the binary (`--insecure-default-key`): anyone with a copy of the
+    /// database can then open the signing keys. See ``refusalToServe``.
+    public var insecureDefaultKey = false
+    /// Emails sent per hour by the whole server (GoTrue's `RATE_LIMIT_EMAIL_SENT`):
+    /// the bound on what a flood can make the SMTP account send.
+    public var mailsPerHour = 1_000
+    /// Requests that may send mail (`/otp`, `/recover`, a sign-up waiting for
+    /// confirmation) per client IP per minute, below the token endpoints' limit.
+    public var mailRequestsPerMinutePerIP = 5
+    /// Emails per recipient domain per minute: one domain is not flooded from many IPs.
+    public var mailsPerMinutePerDomain = 60
+    /// Confirm a password sign-up's address without asking the mailbox
+    /// (`--autoconfirm`, GoTrue's `MAILER_AUTOCONFIRM`). Without mail there is
+    /// no other way, so it is then implied (``mailerAutoconfirm``).
+    public var autoconfirm = false
+
+    /// Whether a password sign-up is confirmed at once and signed in, as
+    /// `/settings` reports it: with mail configured and no `--autoconfirm`,
+    /// the address must be confirmed by a mailed code or link first
+    /// (docs/DESIGN.md, "Confirming a sign-up's address").
+    public var mailerAutoconfirm: Bool { autoconfirm || mail == nil }
 
     /// Creates a configuration; every argument defaults to docs/DESIGN.md's value.
     public init(
@@ -111,7 +149,7 @@ public struct AuthServerConfiguration: Sendable {
         minimumPasswordLength: Int = 8,
         reauthenticationWindow: TimeInterval = 600,
         tokenRequestsPerMinutePerIP: Int = SessionDefaults.tokenRequestsPerMinutePerIP,
-        passwordSignInsPerMinutePerEmail: Int = SessionDefaults.passwordSignInsPerMinutePerEmail,
+        passwordSignInsPerMinutePerEmail: Int = 10,
         gatewayRequestsPerMinutePerUser: Int = 600,
         userUpdatesPerMinutePerUser: Int = 10,
         trustedProxies: TrustedProxies = .none,

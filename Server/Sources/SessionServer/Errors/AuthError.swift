@@ -15,7 +15,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case authRequired, tokenExpired, sessionRevoked
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
         case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState, badIDToken
-        case emailCodeInvalid, mailUnavailable, emailRateLimited, userBanned, notAdmin
+        case emailCodeInvalid, mailUnavailable, emailRateLimited, userBanned, notAdmin, emailNotConfirmed
     }
 
     let kind: Kind
@@ -60,6 +60,11 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Unknown email or wrong password: deliberately the same answer.
     public static let invalidCredentials = AuthError(.invalidCredentials, "Invalid login credentials")
+    /// The right password for an account whose address was never confirmed
+    /// (GoTrue's `email_not_confirmed`): only a code or link from the mailbox opens it.
+    public static let emailNotConfirmed = AuthError(
+        .emailNotConfirmed,
+        "Email not confirmed: open the confirmation email sent at sign-up and enter its code or follow its link, then sign in.")
     /// Sign-up with an email that already has an account.
     public static let userAlreadyExists = AuthError(.userAlreadyExists, "User already registered")
     /// A password shorter than the configured minimum.
@@ -147,6 +152,15 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         .mailUnavailable,
         "Email codes, links and password resets are not available: this server has no mail delivery configured (auth-server --smtp-url).")
     /// Another email to the same address, too soon after the last.
+    /// Too many codes presented for one address, whichever code and purpose:
+    /// the address's guessing budget is spent until the window ends.
+    public static func emailCodeGuessesLimited(retryAfter seconds: Int) -> AuthError {
+        let wait = seconds >= 120 ? "\(seconds / 60) minutes" : "\(seconds) seconds"
+        return AuthError(
+            .rateLimited,
+            "Too many codes were tried for this address. Wait \(wait), then ask for a new code and type it carefully.",
+            retryAfter: seconds)
+    }
     public static func emailRateLimited(retryAfter seconds: Int) -> AuthError {
         AuthError(
             .emailRateLimited, "For security purposes, you can only request this after \(seconds) seconds.",

@@ -34,7 +34,8 @@ public struct GatewayError: HTTPResponseError, Sendable {
         case .authRequired, .invalidCredentials:
             self.init(status: .unauthorized, code: .authRequired, headers: headers)
         case .badJSON, .invalidRequest, .unsupportedGrantType, .weakPassword, .passwordCharacters, .flowStateNotFound, .flowStateExpired,
-            .badCodeVerifier, .providerDisabled, .badOAuthState, .badIDToken, .emailCodeInvalid, .mailUnavailable:
+            .badCodeVerifier, .providerDisabled, .badOAuthState, .badIDToken, .emailCodeInvalid, .mailUnavailable,
+            .emailNotConfirmed:
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
         case .reauthenticationNeeded, .currentPasswordMismatch:
             // 403, not 401: the session stays valid; only this action needs fresh proof.

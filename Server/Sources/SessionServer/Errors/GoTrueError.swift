@@ -36,6 +36,7 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .payloadTooLarge: (status, code) = (.contentTooLarge, GoTrueErrorCode("request_too_large"))
         case .unsupportedGrantType: (status, code) = (.badRequest, .unsupportedGrantType)
         case .invalidCredentials: (status, code) = (.badRequest, .invalidCredentials)
+        case .emailNotConfirmed: (status, code) = (.badRequest, .emailNotConfirmed)
         case .userAlreadyExists: (status, code) = (.unprocessableContent, .userAlreadyExists)
         case .weakPassword, .passwordCharacters: (status, code) = (.unprocessableContent, .weakPassword)
         // GoTrue's codes for a password update that needs fresh proof; 400, never 401, so clients keep the session.

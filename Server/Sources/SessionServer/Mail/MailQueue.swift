@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import SessionCore
 import ServiceLifecycle
 
@@ -18,12 +19,28 @@ public final class MailQueue: Service, Sendable {
     let logger: Logger
     /// How many messages are sent at once.
     let concurrency: Int
+    /// Messages waiting at most.
+    let capacity: Int
+    /// Places only ``Priority/account`` mail may take: a flood of sign-up
+    /// mail fills the queue up to `capacity - reserved`, and sign-in and
+    /// recovery codes of existing accounts still get in (issue 29, item 5).
+    let reserved: Int
+    /// Messages queued and not yet taken by ``run()``.
+    private let pending = NIOLockedValueBox(0)
     private let stream: AsyncStream<MailMessage>
     private let continuation: AsyncStream<MailMessage>.Continuation
 
+    /// Which mail yields to which when the queue fills.
+    public enum Priority: Sendable {
+        /// A sign-in or recovery code for an account that exists.
+        case account
+        /// Mail that creates or confirms an account: the kind a flood is made of.
+        case bulk
+    }
+
     public init(
         transport: any MailTransport, clock: any SessionClock, retryDelays: [TimeInterval] = [2, 10, 60],
-        metrics: ServerMetrics, logger: Logger, capacity: Int = 1000, concurrency: Int = 4
+        metrics: ServerMetrics, logger: Logger, capacity: Int = 1000, reserved: Int? = nil, concurrency: Int = 4
     ) {
         self.transport = transport
         self.clock = clock
@@ -31,16 +48,28 @@ public final class MailQueue: Service, Sendable {
         self.metrics = metrics
         self.logger = logger
         self.concurrency = max(1, concurrency)
+        self.capacity = max(1, capacity)
+        self.reserved = min(max(0, reserved ?? capacity / 4), self.capacity - 1)
         // Bounded: a flood of requests costs memory up to `capacity`, then drops (counted).
-        (stream, continuation) = AsyncStream.makeStream(of: MailMessage.self, bufferingPolicy: .bufferingOldest(capacity))
+        (stream, continuation) = AsyncStream.makeStream(
+            of: MailMessage.self, bufferingPolicy: .bufferingOldest(self.capacity))
     }
 
-    /// Queues `message`; false when the queue is full and it was dropped.
+    /// Queues `message`; false when there is no room for its priority and it was dropped.
     @discardableResult
-    public func enqueue(_ message: MailMessage) -> Bool {
-        if case .dropped = continuation.yield(message) {
+    public func enqueue(_ message: MailMessage, priority: Priority = .account) -> Bool {
+        let limit = priority == .bulk ? capacity - reserved : capacity
+        let admitted = pending.withLockedValue { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+        guard admitted, case .enqueued = continuation.yield(message) else {
+            if admitted { pending.withLockedValue { $0 -= 1 } }
             metrics.mail(outcome: "dropped")
-            logger.error("Mail queue full: a message was dropped", metadata: ["to.domain": "\(Self.domain(of: message))"])
+            logger.error(
+                "Mail queue full: a message was dropped",
+                metadata: ["to.domain": "\(Self.domain(of: message))", "priority": "\(priority)"])
             return false
         }
         return true
@@ -50,6 +79,7 @@ public final class MailQueue: Service, Sendable {
         await withTaskGroup(of: Void.self) { group in
             var running = 0
             for await message in stream.cancelOnGracefulShutdown() {
+                pending.withLockedValue { $0 -= 1 }
                 if running >= concurrency {
                     await group.next()
                     running -= 1

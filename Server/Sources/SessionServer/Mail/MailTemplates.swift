@@ -1,26 +1,30 @@
 import Foundation
 
-/// The emails auth-server sends: a sign-in code with its link, and a
-/// password-reset code with its link.
+/// The emails auth-server sends: a sign-in code with its link, a
+/// password-reset code with its link, and a sign-up's confirmation code with its link.
 ///
 /// Each part can be overridden by a file in the directory given to
 /// `--mail-templates`: `magic_link.subject`, `magic_link.txt`,
-/// `magic_link.html`, `recovery.subject`, `recovery.txt`, `recovery.html`
-/// (docs/EMAIL.md). A part without a file keeps the built-in text.
+/// `magic_link.html`, `recovery.subject`, `recovery.txt`, `recovery.html`,
+/// `confirmation.subject`, `confirmation.txt`, `confirmation.html` (docs/EMAIL.md). A part without a file keeps the built-in text.
 public struct MailTemplates: Sendable, Equatable {
     /// Which email.
     public enum Kind: String, Sendable, CaseIterable {
         case magicLink = "magic_link"
         case recovery
+        /// GoTrue's name for the sign-up confirmation email.
+        case confirmation
     }
 
     public var magicLink: MailTemplate
     public var recovery: MailTemplate
+    public var confirmation: MailTemplate
 
     public subscript(kind: Kind) -> MailTemplate {
         switch kind {
         case .magicLink: magicLink
         case .recovery: recovery
+        case .confirmation: confirmation
         }
     }
 
@@ -87,6 +91,20 @@ public struct MailTemplates: Sendable, Equatable {
             html: Self.html(
                 heading: "Reset your password", action: "Choose a new password",
                 ignore: "If it was not you, ignore this email: your password stays as it is."))
+        confirmation = try template(
+            .confirmation, subject: "Confirm your email: {{ .Token }}",
+            text: """
+                Someone created an account with {{ .Email }}.
+
+                Your confirmation code is {{ .Token }}
+                Type it in the app, or open this link on the device you signed up on:
+                {{ .ConfirmationURL }}
+
+                The code works once and expires in a few minutes. If it was not you, ignore this email: the account stays unconfirmed and cannot be signed in to with that password.
+                """,
+            html: Self.html(
+                heading: "Confirm your email", action: "Confirm your email",
+                ignore: "If it was not you, ignore this email: the account stays unconfirmed."))
     }
 
     private static func html(heading: String, action: String, ignore: String) -> String {

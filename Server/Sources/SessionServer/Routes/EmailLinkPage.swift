@@ -36,12 +36,19 @@ enum EmailLinkPage {
                 """)
     }
 
+    /// The answer to the form posted from another site (login CSRF): nothing spent.
+    static func refusedCrossSite() -> Response {
+        page(
+            status: .forbidden, title: "Open the link from your email",
+            body: "<p>This sign-in was started by another website, so it was not completed. Open the link from your email again, or type its code into the app.</p>")
+    }
+
     private static func page(status: HTTPResponse.Status, title: String, body: String) -> Response {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer"><title>\(title)</title></head>
+            <meta name="referrer" content="same-origin"><title>\(title)</title></head>
             <body style="font-family: system-ui, sans-serif; color: #111; max-width: 32rem; margin: 2rem auto; padding: 0 1rem">
             <h1 style="font-size: 1.3rem">\(title)</h1>
             \(body)
@@ -51,7 +58,10 @@ enum EmailLinkPage {
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                HTTPField.Name("Referrer-Policy")!: "no-referrer",
+                // same-origin, not no-referrer: the form's POST then carries this server's
+                // Origin (no-referrer makes it "null", which a foreign page can send too);
+                // the link's token still reaches no other site.
+                HTTPField.Name("Referrer-Policy")!: "same-origin",
                 // The page may be framed by nobody, and runs no script.
                 HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
             ],

@@ -11,11 +11,14 @@ struct EmailRoutes: Sendable {
     let redirects: RedirectAllowList
     /// The token endpoints' per-IP limit: each request may send mail or guess a code.
     let limit: @Sendable (Request, AuthRequestContext) async throws -> Void
+    /// The per-IP budget of requests that may send mail (issue 29, item 5).
+    let mailLimit: @Sendable (Request, AuthRequestContext) async throws -> Void
     let origin: @Sendable (Request, AuthRequestContext) -> SessionService.Origin
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.post("otp") { request, context in
             try await limit(request, context)
+            try await mailLimit(request, context)
             let body = try await RequestDecoding.decode(OTPBody.self, from: request)
             guard let email = body.email else {
                 if body.phone != nil {
@@ -29,6 +32,7 @@ struct EmailRoutes: Sendable {
         }
         group.post("recover") { request, context in
             try await limit(request, context)
+            try await mailLimit(request, context)
             let body = try await RequestDecoding.decode(PasswordResetRequest.self, from: request)
             try await codes.sendPasswordReset(to: body.email, link: try link(request))
             return try JSONResponse.make([String: String]())
@@ -60,7 +64,15 @@ struct EmailRoutes: Sendable {
     /// The form on the link's page, posted by the person: only now is the
     /// link used. Mail scanners fetch links (GET) but do not submit forms,
     /// so they no longer burn a link before its owner opens it.
+    ///
+    /// Only from this server's page: a form posted by another site would sign
+    /// the visitor into whatever account the other site holds a link for
+    /// (login CSRF), so a foreign or `null` Origin, or a cross-site fetch, is refused.
     private func confirmLink(_ request: Request, _ context: AuthRequestContext) async throws -> Response {
+        let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased()
+        guard WebForm.isSameOrigin(request, externalURL: externalURL), site != "cross-site", site != "same-site" else {
+            return EmailLinkPage.refusedCrossSite()
+        }
         let form = try await WebForm.read(request)
         func field(_ name: String) -> String? { form[name] }
         guard let target = field("redirect_to").flatMap(allowed), let targetURL = URL(string: target) else {
@@ -81,7 +93,8 @@ struct EmailRoutes: Sendable {
 
     private func allowed(_ redirect: String) -> String? { redirects.allows(redirect) ? redirect : nil }
 
-    private func link(_ request: Request) throws -> EmailCodeService.LinkTarget {
+    /// Where a mailed link leads: this server's root and an allowed `redirect_to` (GoTrue's query parameter).
+    func link(_ request: Request) throws -> EmailCodeService.LinkTarget {
         let root = try OAuthRoutes.publicRoot(externalURL: externalURL, authority: request.head.authority)
         guard let redirect = request.uri.queryParameters.get("redirect_to"), !redirect.isEmpty else {
             return .init(root: root, redirectTo: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import SessionCore
 
@@ -9,6 +10,8 @@ struct GatewayRoutes: Sendable {
     let store: AuthStore
     let clock: any SessionClock
     let presence: PresenceCheck
+    /// Whose `X-Forwarded-For` to believe, for the audit entry's IP.
+    let trustedProxies: TrustedProxies
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.get("auth/me") { _, context in
@@ -35,7 +38,8 @@ struct GatewayRoutes: Sendable {
             let body = try await RequestDecoding.decodeIfPresent(AccountDeletion.self, from: request)
             guard let user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
             try await presence.require(identity, user: user, currentPassword: body?.currentPassword)
-            try await store.deleteUser(id: identity.userID)
+            try await store.deleteUser(
+                id: identity.userID, audit: AuditActor(actor: identity.userID, ip: clientIP(request, context), now: clock.now))
             return try JSONResponse.success(["deleted": true])
         }
         group.get("sessions") { _, context in
@@ -57,6 +61,13 @@ struct GatewayRoutes: Sendable {
             return try JSONResponse.success(["revoked": true])
         }
         ActivityRoutes(store: store, clock: clock).register(on: group)
+    }
+}
+
+extension GatewayRoutes {
+    func clientIP(_ request: Request, _ context: AuthRequestContext) -> String? {
+        trustedProxies.clientAddress(
+            peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!])?.description
     }
 }
 

@@ -10,6 +10,8 @@ struct GoTrueRoutes: Sendable {
     let sessions: SessionService
     let keyRing: KeyRing
     let ipLimiter: any RateLimiting
+    /// Per client IP, for requests that may send mail: below ``ipLimiter``'s budget.
+    let mailIPLimiter: any RateLimiting
     /// Per user: an update may carry a password, and each costs a bcrypt hash.
     let userUpdateLimiter: any RateLimiting
     let authMiddleware: AuthMiddleware<AuthRequestContext>
@@ -24,23 +26,31 @@ struct GoTrueRoutes: Sendable {
                 "description": "SessionKit auth server, GoTrue-compatible",
             ])
         }
-        let settings = Settings(providers: oauth.configuration.oauthProviders.map(\.name) + (oauth.apple == nil ? [] : ["apple"]))
+        let settings = Settings(
+            providers: oauth.configuration.oauthProviders.map(\.name) + (oauth.apple == nil ? [] : ["apple"]),
+            mailerAutoconfirm: sessions.configuration.mailerAutoconfirm)
         group.get("settings") { _, _ in try JSONResponse.make(settings) }
+        let email = EmailRoutes(
+            codes: codes, externalURL: oauth.configuration.externalURL, redirects: oauth.configuration.redirectAllowList,
+            limit: { request, context in try await limitByIP(request, context) },
+            mailLimit: { request, context in try await limitMailByIP(request, context) },
+            origin: { request, context in origin(request, context) }
+        )
         group.get(".well-known/jwks.json") { _, _ in try JSONResponse.make(try await keyRing.jwks()) }
         group.post("signup") { request, context in
             try await limitByIP(request, context)
             let credentials = try await RequestDecoding.decode(PasswordCredentials.self, from: request)
-            return try JSONResponse.make(try await sessions.signUp(credentials, origin: origin(request, context)))
+            if sessions.configuration.mailerAutoconfirm {
+                return try JSONResponse.make(try await sessions.signUp(credentials, origin: origin(request, context)))
+            }
+            try await limitMailByIP(request, context)
+            return try JSONResponse.make(try await codes.signUpUnconfirmed(credentials, link: try email.link(request)))
         }
         group.post("token") { request, context in try await token(request, context) }
         OAuthRoutes(oauth: oauth, externalURL: oauth.configuration.externalURL) { request, context in
             try await limitByIP(request, context)
         }.register(on: group)
-        EmailRoutes(
-            codes: codes, externalURL: oauth.configuration.externalURL, redirects: oauth.configuration.redirectAllowList,
-            limit: { request, context in try await limitByIP(request, context) },
-            origin: { request, context in origin(request, context) }
-        ).register(on: group)
+        email.register(on: group)
 
         let bearer = group.group().add(middleware: authMiddleware)
         bearer.get("user") { _, context in
@@ -57,7 +67,7 @@ struct GoTrueRoutes: Sendable {
                 throw AuthError.rateLimited(retryAfter: seconds)
             }
             let update = try await RequestDecoding.decode(UserUpdate.self, from: request)
-            return try JSONResponse.make(try await updateUser(identity, update))
+            return try JSONResponse.make(try await updateUser(identity, update, ip: clientIP(request, context)))
         }
         bearer.post("logout") { request, context in
             let identity = try context.requireIdentity()
@@ -90,7 +100,7 @@ struct GoTrueRoutes: Sendable {
         }
     }
 
-    private func updateUser(_ identity: AuthenticatedIdentity, _ update: UserUpdate) async throws -> SessionUser {
+    private func updateUser(_ identity: AuthenticatedIdentity, _ update: UserUpdate, ip: String?) async throws -> SessionUser {
         let store = sessions.store
         guard var user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
         if let email = update.email, try SessionService.normalize(email: email) != user.email {
@@ -102,7 +112,8 @@ struct GoTrueRoutes: Sendable {
             // Also guards a first password on an OAuth-only account: it has no current one, so only a fresh sign-in proves presence.
             try await sessions.presence.require(identity, user: user, currentPassword: update.currentPassword)
             let hash = await sessions.hasher.hash(password)
-            try await store.changePassword(userID: user.id, hash: hash, keeping: identity.sessionID, now: sessions.clock.now)
+            try await store.changePassword(
+                userID: user.id, hash: hash, keeping: identity.sessionID, now: sessions.clock.now, ip: ip)
         }
         user = try await store.mergeUserMetadata(id: user.id, metadata: update.data ?? [:], now: sessions.clock.now)
         return user.sessionUser
@@ -119,6 +130,13 @@ struct GoTrueRoutes: Sendable {
 
     private func clientIP(_ request: Request, _ context: AuthRequestContext) -> String? {
         clientAddress(request, context)?.description
+    }
+
+    private func limitMailByIP(_ request: Request, _ context: AuthRequestContext) async throws {
+        let key = clientAddress(request, context)?.rateLimitKey ?? "unknown"
+        if case .limited(let seconds) = try await mailIPLimiter.attempt(key) {
+            throw AuthError.emailRateLimited(retryAfter: seconds)
+        }
     }
 
     private func limitByIP(_ request: Request, _ context: AuthRequestContext) async throws {
@@ -145,8 +163,9 @@ struct UserUpdate: Sendable, Decodable {
 /// every enabled OAuth provider as `true`.
 struct Settings: Sendable, Encodable {
     var providers: [String]
+    /// Whether a password sign-up is signed in at once (true) or waits for its address to be confirmed.
+    var mailerAutoconfirm: Bool
     var disableSignup = false
-    var mailerAutoconfirm = true
     var phoneAutoconfirm = false
     var smsProvider = ""
     var samlEnabled = false

@@ -72,13 +72,28 @@ paths:
       tags: [goTrue]
       operationId: signUp
       security: []
+      description: |
+        With mail configured and no `--autoconfirm`, the account waits for
+        its address to be confirmed (docs/DESIGN.md, "Confirming a sign-up's
+        address"): the answer is the user with `confirmation_sent_at` and no
+        session (an address that already has an account gets a stand-in user
+        of the same shape), a confirmation code and link are mailed, and the
+        password grant answers 400 `email_not_confirmed` until the code is
+        redeemed at `/verify`. Otherwise the answer is a session.
       requestBody:
         required: true
         content:
           application/json:
             schema: { $ref: "#/components/schemas/PasswordCredentials" }
       responses:
-        "200": { $ref: "#/components/responses/Session" }
+        "200":
+          description: A session, or the user waiting for confirmation.
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - { $ref: "#/components/schemas/Session" }
+                  - { $ref: "#/components/schemas/UnconfirmedUser" }
         "400": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
@@ -974,6 +989,14 @@ components:
         created_at: { type: string, format: date-time }
         updated_at: { type: string, format: date-time }
         banned_until: { type: string, format: date-time }
+    UnconfirmedUser:
+      description: A sign-up waiting for its address to be confirmed (GoTrue's answer with confirmation on).
+      allOf:
+        - { $ref: "#/components/schemas/User" }
+        - type: object
+          required: [confirmation_sent_at]
+          properties:
+            confirmation_sent_at: { type: string, format: date-time }
     UserEnvelope:
       type: object
       required: [success, data]

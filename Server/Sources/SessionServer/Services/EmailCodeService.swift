@@ -14,6 +14,15 @@ struct EmailCodeService: Sendable {
     let queue: MailQueue?
     /// Emails per address and purpose.
     let addressLimiter: any RateLimiting
+    /// Codes presented per address (an hour's, a day's), right or wrong, across
+    /// reissues and purposes: the bound on guessing (docs/DESIGN.md, "Email codes and links").
+    let guessLimiters: [any RateLimiting]
+    /// One audit entry per address and hour for a refused guess, not one per refusal.
+    let lockoutAudit: any RateLimiting
+    /// Emails per recipient domain.
+    let domainLimiter: any RateLimiting
+    /// Emails for the whole server (one key).
+    let globalLimiter: any RateLimiting
     let logger: Logger
 
     var configuration: AuthServerConfiguration { sessions.configuration }
@@ -36,9 +45,13 @@ struct EmailCodeService: Sendable {
         let exists = try await sessions.store.user(email: email) != nil
         guard exists || createUser else {
             logger.debug("No sign-in code sent: no account and create_user is false")
+            // The same work as a real code, short of the mail: the answer's timing says nothing.
+            try await issue(.signIn, to: email, createUser: false, metadata: [:], link: link, mail: mail, deliver: false)
             return
         }
-        try await issue(.signIn, to: email, createUser: createUser, metadata: metadata, link: link, mail: mail)
+        try await issue(
+            .signIn, to: email, createUser: createUser, metadata: metadata, link: link, mail: mail,
+            priority: exists ? .account : .bulk)
     }
 
     /// `POST /recover`: mails a reset code and link when `email` has an account.
@@ -46,6 +59,9 @@ struct EmailCodeService: Sendable {
         let (mail, email) = try await prepare(rawEmail, purpose: .recovery)
         guard try await sessions.store.user(email: email) != nil else {
             logger.debug("No reset code sent: no account for the address")
+            // The same work as a real code, short of the mail (issue 29, item 6): a row no
+            // mailed code matches, redeeming to nothing since there is no account.
+            try await issue(.recovery, to: email, createUser: false, metadata: [:], link: link, mail: mail, deliver: false)
             return
         }
         try await issue(.recovery, to: email, createUser: false, metadata: [:], link: link, mail: mail)
@@ -64,14 +80,16 @@ struct EmailCodeService: Sendable {
             guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
                 throw AuthError.emailCodeInvalid
             }
-            presented = .code(email: try SessionService.normalize(email: email), code: code)
+            let address = try SessionService.normalize(email: email)
+            try await spendGuess(address, origin: origin)
+            presented = .code(email: address, code: code)
         case .link(let token):
             guard !token.isEmpty, token.utf8.count <= 128 else { throw AuthError.emailCodeInvalid }
             presented = .link(hash: SHA256Hex.of(token))
         }
         guard
             let redeemed = try await sessions.store.redeemOneTimeToken(
-                presented, purpose: type.purpose, now: sessions.clock.now, origin: origin,
+                presented, purposes: type.purposes, now: sessions.clock.now, origin: origin,
                 refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL,
                 maximumAttempts: configuration.emailCodeAttempts)
         else { throw AuthError.emailCodeInvalid }
@@ -80,7 +98,25 @@ struct EmailCodeService: Sendable {
             user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
     }
 
-    private func prepare(_ rawEmail: String, purpose: AuthStore.OneTimeTokenPurpose) async throws
+    /// Counts a code presented for `address`; refuses it, with an audit
+    /// entry and a metric, once the address's budget is spent. The budget
+    /// belongs to the address, not to a code: asking for a new code does not
+    /// refill it.
+    private func spendGuess(_ address: String, origin: SessionService.Origin) async throws {
+        for limiter in guessLimiters {
+            guard case .limited(let seconds) = try await limiter.attempt(address) else { continue }
+            sessions.metrics.emailCodeGuessesLimited()
+            if case .allowed = try await lockoutAudit.attempt(address) {
+                logger.notice("Email code guesses limited for an address", metadata: ["retry_after": "\(seconds)"])
+                try await sessions.store.audit(
+                    actor: "anonymous", action: "email_code_guesses_limited", target: address, ip: origin.ip,
+                    details: ["retry_after": .number(Double(seconds))], now: sessions.clock.now)
+            }
+            throw AuthError.emailCodeGuessesLimited(retryAfter: seconds)
+        }
+    }
+
+    func prepare(_ rawEmail: String, purpose: AuthStore.OneTimeTokenPurpose) async throws
         -> (MailConfiguration, String)
     {
         guard let mail, queue != nil else { throw AuthError.mailUnavailable }
@@ -89,12 +125,19 @@ struct EmailCodeService: Sendable {
         if case .limited(let seconds) = try await addressLimiter.attempt(purpose.rawValue + ":" + email) {
             throw AuthError.emailRateLimited(retryAfter: seconds)
         }
+        // Counted for every request, mail or not, so a full budget says nothing about who has an account.
+        let domain = String(email.split(separator: "@").last ?? "")
+        for (limiter, key) in [(domainLimiter, domain), (globalLimiter, "all")] {
+            if case .limited(let seconds) = try await limiter.attempt(key) {
+                throw AuthError.emailRateLimited(retryAfter: seconds)
+            }
+        }
         return (mail, email)
     }
 
-    private func issue(
+    func issue(
         _ purpose: AuthStore.OneTimeTokenPurpose, to email: String, createUser: Bool, metadata: [String: JSONValue],
-        link: LinkTarget, mail: MailConfiguration
+        link: LinkTarget, mail: MailConfiguration, priority: MailQueue.Priority = .account, deliver: Bool = true
     ) async throws {
         let code = Self.newCode()
         let linkToken = RefreshTokenCodec.generate()
@@ -102,11 +145,16 @@ struct EmailCodeService: Sendable {
             id: UUID().uuidString.lowercased(), purpose: purpose, email: email, code: code,
             linkHash: SHA256Hex.of(linkToken), createUser: createUser, metadata: metadata, now: sessions.clock.now,
             lifetime: configuration.emailCodeLifetime)
-        let kind: MailTemplates.Kind = purpose == .recovery ? .recovery : .magicLink
+        let (kind, linkType): (MailTemplates.Kind, VerifyType) =
+            switch purpose {
+            case .signIn: (.magicLink, .magiclink)
+            case .recovery: (.recovery, .recovery)
+            case .signUp: (.confirmation, .signup)
+            }
         let values: [MailTemplate.Placeholder: String] = [
             .token: code, .tokenHash: linkToken, .email: email, .siteURL: link.root,
             .confirmationURL: Self.verifyURL(
-                root: link.root, token: linkToken, type: kind == .recovery ? "recovery" : "magiclink", redirectTo: link.redirectTo),
+                root: link.root, token: linkToken, type: linkType.rawValue, redirectTo: link.redirectTo),
             .redirectTo: link.redirectTo ?? "",
         ]
         let (subject, text, html) = mail.templates[kind].render(values)
@@ -117,7 +165,8 @@ struct EmailCodeService: Sendable {
             // normalize(email:) accepted it; the stricter mail rules did not.
             throw AuthError.invalidRequest(field: "email", "This email address cannot receive mail from this server.")
         }
-        queue?.enqueue(MailMessage(from: mail.sender, to: recipient, subject: subject, text: text, html: html))
+        let message = MailMessage(from: mail.sender, to: recipient, subject: subject, text: text, html: html)
+        if deliver { queue?.enqueue(message, priority: priority) }
     }
 }
 
@@ -142,9 +191,10 @@ extension EmailCodeService {
 enum VerifyType: String, Sendable {
     case email, magiclink, signup, recovery
 
-    /// `email`, `magiclink` and `signup` all redeem a sign-in code (GoTrue keeps the
-    /// names apart for history); `recovery` only a reset code.
-    var purpose: AuthStore.OneTimeTokenPurpose { self == .recovery ? .recovery : .signIn }
+    /// `email`, `magiclink` and `signup` all redeem a sign-in code or a
+    /// sign-up's confirmation code (GoTrue keeps the names apart for history,
+    /// and its clients confirm a sign-up with `email`); `recovery` only a reset code.
+    var purposes: [AuthStore.OneTimeTokenPurpose] { self == .recovery ? [.recovery] : [.signIn, .signUp] }
 
     /// - Throws: ``AuthError/invalidRequest(field:_:)`` naming what is supported.
     init(parsing text: String?) throws {

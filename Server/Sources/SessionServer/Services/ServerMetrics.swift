@@ -34,6 +34,11 @@ public struct ServerMetrics: Sendable {
         Counter(label: "auth_refreshes_total", dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
+    /// A code refused because its address spent its guessing budget.
+    func emailCodeGuessesLimited() {
+        Counter(label: "auth_email_code_guesses_limited_total", factory: factory).increment()
+    }
+
     func reuseDetected() {
         Counter(label: "auth_refresh_reuse_detected_total", factory: factory).increment()
     }

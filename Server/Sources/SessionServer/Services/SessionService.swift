@@ -15,6 +15,8 @@ public struct SessionService: Sendable {
     let configuration: AuthServerConfiguration
     let metrics: ServerMetrics
     let emailLimiter: any RateLimiting
+    /// The same per hour: with the per-minute limit, the bound on guesses at one password a day.
+    let emailHourLimiter: any RateLimiting
     let logger: Logger
 
     var clock: any SessionClock { configuration.clock }
@@ -53,7 +55,9 @@ public struct SessionService: Sendable {
     /// - Throws: ``AuthError/invalidCredentials``, ``AuthError/rateLimited(retryAfter:)``.
     func verifiedUser(email rawEmail: String, password: String) async throws -> UserRecord {
         let email = try Self.normalize(email: rawEmail)
-        if case .limited(let seconds) = try await emailLimiter.attempt(email) { throw AuthError.rateLimited(retryAfter: seconds) }
+        for limiter in [emailLimiter, emailHourLimiter] {
+            if case .limited(let seconds) = try await limiter.attempt(email) { throw AuthError.rateLimited(retryAfter: seconds) }
+        }
         guard let user = try await store.user(email: email) else {
             _ = await hasher.verify(password, hash: decoyHash)
             metrics.signIn(succeeded: false)
@@ -68,6 +72,12 @@ public struct SessionService: Sendable {
         guard await hasher.verify(password, hash: user.passwordHash) else {
             metrics.signIn(succeeded: false)
             throw AuthError.invalidCredentials
+        }
+        // After the password, as GoTrue: only who knows it learns the account waits for confirmation.
+        // Until the mailbox answers, the password may be anyone's (docs/DESIGN.md, "Confirming a sign-up's address").
+        if user.emailConfirmedAt == nil, !configuration.mailerAutoconfirm {
+            metrics.signIn(succeeded: false)
+            throw AuthError.emailNotConfirmed
         }
         metrics.signIn(succeeded: true)
         return user
@@ -146,13 +156,17 @@ public struct SessionService: Sendable {
         }
     }
 
-    /// Trims and lowercases an email, and checks its shape.
+    /// Trims and lowercases an email, and checks its shape as GoTrue does
+    /// (the HTML living standard's address pattern: ASCII letters, digits and
+    /// ``EmailShape/localCharacters`` before the `@`, dot-separated labels of
+    /// letters, digits and inner hyphens after it), plus a dot in the domain.
+    ///
+    /// So a NUL, a control or invisible character, markup, or a look-alike
+    /// letter from another script never makes a second account that the
+    /// console shows like the first (issue 29, item 13).
     static func normalize(email: String) throws -> String {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
-        guard trimmed.count <= 255, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !trimmed.contains(where: \.isWhitespace)
-        else {
+        guard trimmed.utf8.count <= 255, EmailShape.isValid(trimmed) else {
             throw AuthError.invalidRequest(field: "email", "Unable to validate email address: invalid format")
         }
         return trimmed

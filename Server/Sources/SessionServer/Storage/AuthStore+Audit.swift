@@ -64,3 +64,19 @@ extension AuthStore {
         }
     }
 }
+
+/// Who made a change and from where, for an audit entry written in the
+/// change's own transaction.
+public struct AuditActor: Sendable {
+    public var actor: String
+    public var ip: String?
+    public var details: [String: JSONValue]
+    public var now: Date
+
+    public init(actor: String, ip: String?, details: [String: JSONValue] = [:], now: Date) {
+        self.actor = actor
+        self.ip = ip
+        self.details = details
+        self.now = now
+    }
+}

@@ -24,6 +24,9 @@ extension AuthStore {
         case signIn = "sign_in"
         /// Sign in to set a new password.
         case recovery
+        /// Confirm the address of a password sign-up (and sign in): the one
+        /// code that keeps the password, since whoever set it proved the mailbox.
+        case signUp = "signup"
     }
 
     /// The stored hash of `code` for the row `id`.
@@ -64,48 +67,62 @@ extension AuthStore {
     ///
     /// - Returns: `nil` for every refusal (unknown, wrong, expired, used, or no
     ///   account to sign in to), which the caller answers alike.
+    ///
+    /// - Parameter purposes: the rows this `/verify` type may redeem (a sign-in
+    ///   code and a sign-up's confirmation code both answer `type=email`).
     func redeemOneTimeToken(
-        _ lookup: OneTimeTokenLookup, purpose: OneTimeTokenPurpose, now: Date, origin: SessionService.Origin,
+        _ lookup: OneTimeTokenLookup, purposes: [OneTimeTokenPurpose], now: Date, origin: SessionService.Origin,
         refreshTokenTTL: TimeInterval, absoluteTTL: TimeInterval, maximumAttempts: Int
     ) async throws -> RedeemedCode? {
         let forUpdate = driver.flavor.forUpdate
+        let names = purposes.map(\.rawValue)
+        // Sessions may have ended (an unproven password cleared): no cached check may outlive that.
+        defer { sessionChecks.forgetAll() }
         return try await changingUsers { db in
             let query: SQLQueryString =
                 switch lookup {
                 case .code(let email, _):
-                    """
-                    SELECT * FROM one_time_tokens WHERE email = \(bind: email)
-                    AND purpose = \(bind: purpose.rawValue)\(unsafeRaw: forUpdate)
-                    """
+                    "SELECT * FROM one_time_tokens WHERE email = \(bind: email) ORDER BY id\(unsafeRaw: forUpdate)"
                 case .link(let hash):
                     "SELECT * FROM one_time_tokens WHERE link_hash = \(bind: hash)\(unsafeRaw: forUpdate)"
                 }
-            guard let row = try await db.raw(query).first() else { return nil }
-            let id = try row.string("id")
             // A recovery link presented as a sign-in (or the reverse) is refused and left alone.
-            guard try row.string("purpose") == purpose.rawValue else { return nil }
-            guard try row.date("expires_at") > now else {
-                try await db.raw("DELETE FROM one_time_tokens WHERE id = \(bind: id)").run()
-                return nil
+            let rows = try await db.raw(query).all().filter { names.contains(try $0.string("purpose")) }
+            guard !rows.isEmpty else { return nil }
+            var live: [any SQLRow] = []
+            for row in rows {
+                guard try row.date("expires_at") > now else {
+                    try await db.raw("DELETE FROM one_time_tokens WHERE id = \(bind: try row.string("id"))").run()
+                    continue
+                }
+                live.append(row)
             }
-            if case .code(_, let code) = lookup,
-                !SHA256Hex.constantTimeEquals(Self.codeHash(id: id, code: code), try row.string("code_hash"))
-            {
-                let attempts = try row.decode(column: "attempts", as: Int.self) + 1
-                try await db.raw(
-                    attempts >= maximumAttempts
-                        ? "DELETE FROM one_time_tokens WHERE id = \(bind: id)"
-                        : "UPDATE one_time_tokens SET attempts = \(bind: attempts) WHERE id = \(bind: id)"
-                ).run()
-                return nil
+            let matched: (any SQLRow)?
+            if case .code(_, let code) = lookup {
+                matched = try live.first {
+                    SHA256Hex.constantTimeEquals(Self.codeHash(id: try $0.string("id"), code: code), try $0.string("code_hash"))
+                }
+                guard let matched else {
+                    // A wrong guess counts against every code it could have been.
+                    for row in live { try await Self.countWrongGuess(row, maximumAttempts: maximumAttempts, on: db) }
+                    return nil
+                }
+            } else {
+                matched = live.first
             }
+            guard let row = matched else { return nil }
+            let id = try row.string("id")
             let email = try row.string("email")
+            guard let purpose = OneTimeTokenPurpose(rawValue: try row.string("purpose")) else { return nil }
             try await db.raw("DELETE FROM one_time_tokens WHERE id = \(bind: id)").run()
             guard
                 let userID = try await Self.userForCode(
                     email: email, create: purpose == .signIn && (try row.decode(column: "create_user", as: Int.self)) == 1,
                     metadata: try row.string("user_metadata"), now: now, on: db)
             else { return nil }
+            if purpose != .signUp {
+                try await Self.forgetUnprovenPassword(userID: userID, now: now, on: db)
+            }
             // The code proves the mailbox: the address is confirmed from now on.
             try await db.raw(
                 """
@@ -113,13 +130,54 @@ extension AuthStore {
                 WHERE id = \(bind: userID)
                 """
             ).run()
+            let method = switch purpose {
+            case .recovery: "recovery"
+            case .signIn: "otp"
+            case .signUp: "email/signup"
+            }
             let (session, token) = try await Self.insertSession(
                 userID: userID, userAgent: origin.userAgent, ip: origin.ip, now: now, refreshTokenTTL: refreshTokenTTL,
-                absoluteTTL: absoluteTTL, method: purpose == .recovery ? "recovery" : "otp", on: db)
+                absoluteTTL: absoluteTTL, method: method, on: db)
             guard var user = try await Self.fetchUser(id: userID, on: db) else { return nil }
             user.lastSignInAt = now
             return RedeemedCode(user: user, session: session, refreshToken: token)
         }
+    }
+
+    /// One more wrong guess at `row`; at `maximumAttempts` the row is gone.
+    private static func countWrongGuess(_ row: any SQLRow, maximumAttempts: Int, on db: any SQLDatabase) async throws {
+        let id = try row.string("id")
+        let attempts = try row.decode(column: "attempts", as: Int.self) + 1
+        try await db.raw(
+            attempts >= maximumAttempts
+                ? "DELETE FROM one_time_tokens WHERE id = \(bind: id)"
+                : "UPDATE one_time_tokens SET attempts = \(bind: attempts) WHERE id = \(bind: id)"
+        ).run()
+    }
+
+    /// The pre-hijacking defence (docs/DESIGN.md, "Confirming a sign-up's
+    /// address"): a mailbox proving itself on an address that was never
+    /// confirmed meets a password nobody proved, set by whoever signed the
+    /// address up. The password is cleared and every session of the account
+    /// ends, so what that person set up no longer opens it.
+    private static func forgetUnprovenPassword(userID: String, now: Date, on db: any SQLDatabase) async throws {
+        let unproven = try await db.raw(
+            """
+            SELECT id FROM users WHERE id = \(bind: userID) AND email_confirmed_at IS NULL AND password_hash <> ''
+            """
+        ).first()
+        guard unproven != nil else { return }
+        try await db.raw(
+            "UPDATE users SET password_hash = '', updated_at = \(bind: now.stored) WHERE id = \(bind: userID)"
+        ).run()
+        try await db.raw(
+            """
+            UPDATE sessions SET revoked_at = \(bind: now.stored), revoked_reason = 'unconfirmed_password_cleared'
+            WHERE user_id = \(bind: userID) AND revoked_at IS NULL
+            """
+        ).run()
+        try await insertAudit(
+            actor: userID, action: "unconfirmed_password_cleared", target: userID, ip: nil, details: [:], now: now, on: db)
     }
 
     /// The account of `email`, created (without a password, metadata from the

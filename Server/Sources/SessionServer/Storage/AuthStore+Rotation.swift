@@ -111,6 +111,14 @@ extension AuthStore {
             {
                 // The successor was never used: the client crashed before saving it. Hand it over again.
                 let successor = try RefreshTokenCodec.open(sealed: sealed, parent: presented)
+                // Each recovery is on the record (issue 29, item 12): a rotated-out token
+                // redeemed while its owner is idle is what a thief's replay looks like too.
+                try await Self.insertAudit(
+                    actor: "system", action: "successor_recovered", target: session.userID, ip: nil,
+                    details: [
+                        "session_id": .string(session.id),
+                        "seconds_since_rotation": .number(now.timeIntervalSince(rotatedAt).rounded()),
+                    ], now: now, on: db)
                 return .grant(
                     RefreshGrant(
                         refreshToken: successor, session: session, user: user, outcome: .recoveredUnsavedSuccessor))

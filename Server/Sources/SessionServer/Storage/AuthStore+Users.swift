@@ -22,13 +22,19 @@ extension AuthStore {
         return user
     }
 
-    /// Creates a confirmed user (autoconfirm, as a GoTrue with mailer autoconfirm does).
+    /// Creates a user, confirmed (autoconfirm, as a GoTrue with mailer
+    /// autoconfirm does) or waiting for its address to be confirmed.
     ///
+    /// - Parameter confirmed: `false` leaves `email_confirmed_at` empty until a mailed code or link is redeemed.
+    /// - Parameter audit: who created it, written in the same transaction.
     /// - Throws: ``AuthError/userAlreadyExists`` when the email is taken.
-    public func createUser(email: String, passwordHash: String, metadata: [String: JSONValue], now: Date) async throws -> UserRecord {
+    public func createUser(
+        email: String, passwordHash: String, metadata: [String: JSONValue], now: Date, confirmed: Bool = true,
+        audit: AuditActor? = nil
+    ) async throws -> UserRecord {
         let record = UserRecord(
             id: UUID().uuidString.lowercased(), email: email, passwordHash: passwordHash, userMetadata: metadata,
-            createdAt: now, updatedAt: now, lastSignInAt: nil, emailConfirmedAt: now)
+            createdAt: now, updatedAt: now, lastSignInAt: nil, emailConfirmedAt: confirmed ? now : nil)
         let metadataText = try Self.encodeMetadata(metadata)
         return try await driver.transaction { db in
             // ON CONFLICT makes two concurrent sign-ups with one email a clean
@@ -37,11 +43,16 @@ extension AuthStore {
                 """
                 INSERT INTO users (id, email, password_hash, user_metadata, created_at, updated_at, email_confirmed_at)
                 VALUES (\(bind: record.id), \(bind: email), \(bind: passwordHash), \(bind: metadataText),
-                \(bind: now.stored), \(bind: now.stored), \(bind: now.stored))
+                \(bind: now.stored), \(bind: now.stored), \(bind: record.emailConfirmedAt?.stored))
                 ON CONFLICT (email) DO NOTHING RETURNING id
                 """
             ).first()
             guard inserted != nil else { throw AuthError.userAlreadyExists }
+            if let audit {
+                try await Self.insertAudit(
+                    actor: audit.actor, action: "user_created", target: record.id, ip: audit.ip, details: audit.details,
+                    now: now, on: db)
+            }
             return record
         }
     }
@@ -119,7 +130,10 @@ extension AuthStore {
     /// Locks in the order every writer uses (user, then sessions, then refresh
     /// tokens), so a concurrent rotation or sign-in waits instead of deadlocking,
     /// and then finds the user gone.
-    public func deleteUser(id: String) async throws {
+    ///
+    /// - Parameter audit: who deleted it and from where, written in the same
+    ///   transaction: the entry exists exactly when the deletion does.
+    public func deleteUser(id: String, audit: AuditActor? = nil) async throws {
         let flavor = driver.flavor
         try await changingUsers { db in
             try await db.raw("SELECT id FROM users WHERE id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
@@ -135,6 +149,11 @@ extension AuthStore {
                 "DELETE FROM one_time_tokens WHERE email = (SELECT email FROM users WHERE id = \(bind: id))"
             ).run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: id)").run()
+            if let audit {
+                try await Self.insertAudit(
+                    actor: audit.actor, action: "user_deleted", target: id, ip: audit.ip, details: audit.details, now: audit.now,
+                    on: db)
+            }
         }
         sessionChecks.forgetAll()
     }
@@ -147,7 +166,9 @@ extension AuthStore {
     ///
     /// - Parameter keeping: the session that made the change, which stays signed in.
     /// - Throws: ``AuthError/notFound`` when the user is gone.
-    public func changePassword(userID: String, hash: String, keeping: String?, now: Date) async throws {
+    /// - Parameter ip: where the change came from, for the audit entry
+    ///   (`password_changed`, written in the same transaction).
+    public func changePassword(userID: String, hash: String, keeping: String?, now: Date, ip: String? = nil) async throws {
         try await changingUsers { db in
             guard
                 try await db.raw("SELECT id FROM users WHERE id = \(bind: userID)\(unsafeRaw: driver.flavor.forUpdate)")
@@ -165,6 +186,8 @@ extension AuthStore {
                 WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")
                 """
             ).run()
+            try await Self.insertAudit(
+                actor: userID, action: "password_changed", target: userID, ip: ip, details: [:], now: now, on: db)
         }
         // After the commit, so no check can re-learn the old answer.
         sessionChecks.forgetAll()

@@ -29,7 +29,8 @@ extension AuthStore {
         }
     }
 
-    /// The browser of `tokenHash` while it and (for `account`) its session are live.
+    /// The browser of `tokenHash` while it and (for `account`) its session are
+    /// live and its person exists and is not banned.
     func webSession(tokenHash: String, now: Date) async throws -> WebSession? {
         try await driver.transaction { db in
             guard
@@ -47,6 +48,13 @@ extension AuthStore {
                     let session = try await db.raw("SELECT * FROM sessions WHERE id = \(bind: sessionID)").first()
                         .map(Self.session(from:)),
                     !session.isRevoked, session.notAfter > now
+                else { return nil }
+                // A ban ends the page as it ends refresh (issue 29, item 7): a banned
+                // person's open page could otherwise change the password for hours.
+                guard
+                    let user = try await db.raw("SELECT * FROM users WHERE id = \(bind: session.userID)").first()
+                        .map(Self.user(from:)),
+                    !user.isBanned(at: now)
                 else { return nil }
             }
             return web

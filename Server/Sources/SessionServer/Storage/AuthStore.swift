@@ -71,8 +71,18 @@ public final class AuthStore: Sendable {
         return encoder
     }()
 
+    /// The stored text of `metadata`, refused (400) when its shape is past
+    /// ``MetadataLimits`` or the text would not read back: what is written
+    /// must answer every later read, an admin list page included.
     static func encodeMetadata(_ metadata: [String: JSONValue]) throws -> String {
-        String(decoding: try metadataEncoder.encode(metadata), as: UTF8.self)
+        try MetadataLimits.check(metadata)
+        let text = String(decoding: try metadataEncoder.encode(metadata), as: UTF8.self)
+        do {
+            _ = try decodeMetadata(text)
+        } catch {
+            throw AuthError.invalidRequest(field: "data", "This metadata cannot be stored: it does not read back as JSON.")
+        }
+        return text
     }
 
     /// One decoder for every row: a user row is decoded on every refresh.

@@ -25,7 +25,7 @@ struct AccountPages: Sendable {
             return try await accountPage(user, signedIn, notice: request.uri.queryParameters.get("done").flatMap(Self.notices))
         }
         group.post("sign-in") { request, context in
-            guard WebForm.isSameOrigin(request) else { return WebPages.refused(title: "Sign in to your account") }
+            guard WebForm.isSameOrigin(request, externalURL: web.externalURL) else { return WebPages.refused(title: "Sign in to your account") }
             try await limit(request, context)
             let form = try await WebForm.read(request)
             let user: UserRecord
@@ -61,7 +61,7 @@ struct AccountPages: Sendable {
             try await audit(userID, target: signedIn.sessionID, scope: "others", request, context)
             return WebPages.seeOther("/account?done=others")
         }
-        group.post("password") { request, _ in
+        group.post("password") { request, context in
             guard let (signedIn, form) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID,
                 let user = try await sessions.store.user(id: userID)
             else { return WebPages.refused(title: Self.title) }
@@ -71,13 +71,14 @@ struct AccountPages: Sendable {
                 try await requirePresence(user, signedIn, currentPassword: form["current_password"])
                 let hash = await sessions.hasher.hash(password)
                 try await sessions.store.changePassword(
-                    userID: userID, hash: hash, keeping: signedIn.sessionID, now: sessions.clock.now)
+                    userID: userID, hash: hash, keeping: signedIn.sessionID, now: sessions.clock.now,
+                    ip: origin(request, context).ip)
             } catch let error as AuthError {
                 return try await accountPage(user, signedIn, error: error.message, status: .badRequest)
             }
             return WebPages.seeOther("/account?done=password")
         }
-        group.post("delete") { request, _ in
+        group.post("delete") { request, context in
             guard let (signedIn, form) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID,
                 let user = try await sessions.store.user(id: userID)
             else { return WebPages.refused(title: Self.title) }
@@ -89,8 +90,10 @@ struct AccountPages: Sendable {
             } catch let error as AuthError {
                 return try await accountPage(user, signedIn, error: error.message, status: .badRequest)
             }
-            try await sessions.store.deleteUser(id: userID)
-            try await sessions.store.audit(actor: userID, action: "user_deleted", target: userID, now: sessions.clock.now)
+            try await sessions.store.deleteUser(
+                id: userID,
+                audit: AuditActor(
+                    actor: userID, ip: origin(request, context).ip, details: ["from": "account page"], now: sessions.clock.now))
             var response = WebPages.page(
                 "message", ["title": "Account deleted", "body": "Your account and every session of it are gone."])
             response.headers[.setCookie] = web.cookie.clear()

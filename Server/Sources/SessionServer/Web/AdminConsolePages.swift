@@ -49,7 +49,7 @@ struct AdminConsolePages: Sendable {
                 ])
         }
         group.post("sign-in") { request, context in
-            guard WebForm.isSameOrigin(request) else { return WebPages.refused(title: "Admin console: sign in") }
+            guard WebForm.isSameOrigin(request, externalURL: web.externalURL) else { return WebPages.refused(title: "Admin console: sign in") }
             try await limit(request, context)
             let key = (try await WebForm.read(request))["key"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             do {

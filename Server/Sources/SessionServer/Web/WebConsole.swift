@@ -10,7 +10,7 @@ struct WebConsole: Sendable {
 
     func register(on router: Router<AuthRequestContext>) {
         let configuration = server.configuration
-        let secure = configuration.externalURL?.scheme == "https"
+        let secure = WebCookie.isSecure(externalURL: configuration.externalURL, host: configuration.host)
         let limiter = AuthServer.limiter(
             "web-ip", configuration.tokenRequestsPerMinutePerIP, configuration, server.store)
         let proxies = trustedProxies
@@ -19,17 +19,23 @@ struct WebConsole: Sendable {
                 .description
         }
         let limit: @Sendable (Request, AuthRequestContext) async throws -> Void = { request, context in
-            let key = ip(request, context) ?? "unknown"
+            // Per /64 for IPv6, as the API counts (one subscriber holds a whole /64).
+            let key =
+                proxies.clientAddress(
+                    peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!]
+                )?.rateLimitKey ?? "unknown"
             if case .limited(let seconds) = try await limiter.attempt(key) { throw AuthError.rateLimited(retryAfter: seconds) }
         }
         let pages = router.group().add(middleware: WebErrorMiddleware())
         AccountPages(
-            web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_account", path: "/account", secure: secure)),
+            web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_account", path: "/account", secure: secure),
+                externalURL: configuration.externalURL),
             sessions: server.sessions, limit: limit,
             origin: { request, context in SessionService.Origin(userAgent: request.headers[.userAgent], ip: ip(request, context)) }
         ).register(on: pages)
         AdminConsolePages(
-            web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_admin", path: "/admin", secure: secure)),
+            web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_admin", path: "/admin", secure: secure),
+                externalURL: configuration.externalURL),
             admin: AdminService(sessions: server.sessions), keyRing: server.keyRing, verifier: server.verifier, limit: limit, ip: ip
         ).register(on: pages)
     }

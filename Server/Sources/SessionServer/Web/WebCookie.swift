@@ -4,12 +4,27 @@ import HTTPTypes
 /// The browser session cookie of `/account` and `/admin`.
 ///
 /// `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page
-/// sends it, so a forged form arrives without it), `Secure` when the server's
-/// public URL is https, and scoped to the pages' path.
+/// sends it, so a forged form arrives without it), and `Secure` with the
+/// `__Host-` prefix (`Path=/`, no `Domain`: no sibling subdomain or plain-http
+/// page can set or shadow it) unless the server is reached over plain http:
+/// an http `--external-url`, or none and a loopback bind (development). Then
+/// the cookie is scoped to the pages' path instead (issue 29, item 10).
 struct WebCookie: Sendable {
     let name: String
     let path: String
     let secure: Bool
+
+    init(name: String, path: String, secure: Bool) {
+        self.name = secure ? "__Host-" + name : name
+        self.path = secure ? "/" : path
+        self.secure = secure
+    }
+
+    /// Whether the pages are served over https, as far as the configuration says.
+    static func isSecure(externalURL: URL?, host: String) -> Bool {
+        if let scheme = externalURL?.scheme?.lowercased() { return scheme == "https" }
+        return !AuthServerConfiguration.isLoopback(host)
+    }
 
     /// The cookie's value in `headers`, if sent.
     func value(in headers: HTTPFields) -> String? {

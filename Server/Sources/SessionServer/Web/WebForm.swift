@@ -26,10 +26,32 @@ struct WebForm: Sendable {
     /// True when the request came from this server's own page: the form's
     /// CSRF token matches the browser's, and an `Origin` header, if any,
     /// names this server. Either alone would do; both cost nothing.
-    static func isSameOrigin(_ request: Request) -> Bool {
+    ///
+    /// - Parameter externalURL: this server's public root, when configured:
+    ///   then scheme, host and port must all match it, so a page served over
+    ///   plain http cannot post to the https pages (issue 29, item 10).
+    ///   Without it the scheme is unknown here (a proxy may end TLS) and only
+    ///   host and port are compared.
+    static func isSameOrigin(_ request: Request, externalURL: URL? = nil) -> Bool {
         guard let origin = request.headers[.origin] else { return true }
-        guard let authority = request.head.authority, let url = URL(string: origin), let host = url.host else { return false }
+        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
+            scheme == "https" || scheme == "http"
+        else { return false }
+        if let externalURL {
+            let expectedScheme = externalURL.scheme?.lowercased()
+            return scheme == expectedScheme && host == externalURL.host?.lowercased()
+                && (url.port ?? defaultPort(scheme)) == (externalURL.port ?? defaultPort(expectedScheme))
+        }
+        guard let authority = request.head.authority?.lowercased() else { return false }
         let port = url.port.map { ":\($0)" } ?? ""
         return host + port == authority || "[\(host)]" + port == authority
+    }
+
+    private static func defaultPort(_ scheme: String?) -> Int? {
+        switch scheme {
+        case "https": 443
+        case "http": 80
+        default: nil
+        }
     }
 }

@@ -9,6 +9,8 @@ struct WebPages: Sendable {
     let store: AuthStore
     let clock: any SessionClock
     let cookie: WebCookie
+    /// This server's public root, when configured: forms must come from exactly its origin.
+    var externalURL: URL? = nil
 
     /// A page, never cached, never framed, running no script.
     static func page(_ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
@@ -59,7 +61,8 @@ struct WebPages: Sendable {
     func postedForm(_ request: Request, kind: AuthStore.WebSession.Kind) async throws
         -> (web: AuthStore.WebSession, form: WebForm)?
     {
-        guard WebForm.isSameOrigin(request), let web = try await webSession(request, kind: kind) else { return nil }
+        guard WebForm.isSameOrigin(request, externalURL: externalURL), let web = try await webSession(request, kind: kind)
+        else { return nil }
         let form = try await WebForm.read(request)
         guard let csrf = form["csrf"], SHA256Hex.constantTimeEquals(csrf, web.csrf) else { return nil }
         return (web, form)

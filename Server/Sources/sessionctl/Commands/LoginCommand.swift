@@ -31,6 +31,9 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "With --email-code: read the code from the first line of standard input.")
     var stdin = false
 
+    @Flag(help: "With --email-code: enter the code of the confirmation email sent at sign-up; no new code is mailed.")
+    var confirmSignup = false
+
     func run() async throws {
         if let provider {
             try await signInWithProvider(provider)
@@ -58,9 +61,11 @@ struct LoginCommand: AsyncParsableCommand {
             let prompt = CredentialPrompt(options: credentials)
             let email = try prompt.email()
             let session = try await context.withClient(signedIn: false) { client in
-                try await context.spin("Sending a code") { try await client.sendEmailCode(to: email, createUser: createAccount) }
-                context.output.note(
-                    "If \(email) has an account\(createAccount ? " (or may get one)" : ""), a six-digit code is on its way.")
+                if !confirmSignup {
+                    try await context.spin("Sending a code") { try await client.sendEmailCode(to: email, createUser: createAccount) }
+                    context.output.note(
+                        "If \(email) has an account\(createAccount ? " (or may get one)" : ""), a six-digit code is on its way.")
+                }
                 let code = try prompt.code(fromStdin: stdin)
                 return try await context.spin("Signing in") { try await client.verifyEmailCode(email: email, code: code) }
             }

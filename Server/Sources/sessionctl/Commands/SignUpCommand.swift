@@ -25,8 +25,10 @@ struct SignUpCommand: AsyncParsableCommand {
                     "Account created; signed in as \(session.user?.email ?? email) (profile \(context.profile)).",
                     json: SignedInSummary.json(session, context: context))
             case .confirmationRequired(let user):
+                // No new code is requested: the sign-up already mailed one, and a
+                // sign-in code would clear the password of an unconfirmed account.
                 context.output.emit(
-                    "Account created. Confirm the email sent to \(user.email ?? email), then run `sessionctl login`.",
+                    "Account created; confirm your email. A code is on its way to \(user.email ?? email): run `sessionctl login --email-code --confirm-signup` and enter it (or open the email's link); then your password signs in.",
                     json: ["state": "confirmationRequired", "email": .string(user.email ?? email), "user_id": .string(user.id)])
             }
         }

@@ -18,6 +18,10 @@ extension CLIError {
             self = .refused(code: "INVALID_CREDENTIALS", message: error.message)
         case .invalidRequest, .conflict, .forbidden:
             self = .refused(code: code ?? "REFUSED", message: error.message)
+        case .emailNotConfirmed:
+            self = .refused(
+                code: "EMAIL_NOT_CONFIRMED",
+                message: "This account's email is not confirmed yet. Run `sessionctl login --email-code --confirm-signup` and enter the code from the confirmation email sent at sign-up; after that your password signs in.")
         case .codeInvalid:
             self = .refused(code: "CODE_INVALID", message: error.message)
         case .oauthDenied:

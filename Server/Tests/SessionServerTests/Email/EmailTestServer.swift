@@ -17,6 +17,11 @@ enum EmailTestServer {
             $0.mail = MailConfiguration(
                 transport: transport, sender: try! MailAddress("auth@example.com", name: "Example"), retryDelays: [])
             $0.redirectAllowList = try! RedirectAllowList([redirect])
+            // Password sign-ups here are fixtures for the email flows; the
+            // confirmation of a sign-up has its own suite (SignUpConfirmationTests).
+            $0.autoconfirm = true
+            // One test client is one IP; the per-IP mail budget has its own suite (MailBudgetTests).
+            $0.mailRequestsPerMinutePerIP = 1_000
             configure(&$0)
         }
         try await test.runLive { client in try await body(test, client, transport) }
