@@ -53,6 +53,10 @@ nonisolated(unsafe) public let kSecReturnData: CFString = "r_Data"
 nonisolated(unsafe) public let kSecMatchLimit: CFString = "m_Limit"
 // https://developer.apple.com/documentation/security/ksecmatchlimitone
 nonisolated(unsafe) public let kSecMatchLimitOne: CFString = "m_LimitOne"
+// https://developer.apple.com/documentation/security/ksecmatchlimitall
+nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
+// https://developer.apple.com/documentation/security/ksecreturnattributes
+nonisolated(unsafe) public let kSecReturnAttributes: CFString = "r_Attributes"
 // https://developer.apple.com/documentation/security/ksecusedataprotectionkeychain
 @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, visionOS 1.0, *)
 nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"
