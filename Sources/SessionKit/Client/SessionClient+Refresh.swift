@@ -43,8 +43,15 @@ extension SessionClient {
     /// - Throws: ``SessionError/notSignedIn``, ``SessionError/sessionExpired``,
     ///   or ``SessionError/network`` and others when the token expired and the
     ///   server cannot refresh it right now (the session is kept).
-    public nonisolated func accessToken() async throws(SessionError) -> String {
-        // A held, unexpired token needs no actor hop; anything else goes through the actor.
+    ///
+    /// With a valid token it runs on the caller's executor and never
+    /// suspends: called from the main actor, it stays there.
+    public nonisolated(nonsending) func accessToken() async throws(SessionError) -> String {
+        // A held, unexpired token needs no hop at all: not onto the actor and,
+        // being `nonsending`, not off the caller's executor either (a plain
+        // `nonisolated async` function leaves the main actor and comes back,
+        // about 20 µs on Linux). Anything else goes through the actor
+        // (docs/PROTOCOL.md, "Reading the token").
         if let token = tokenSnapshot.validToken(now: configuration.clock.now) { return token }
         return try await validSession().accessToken
     }
