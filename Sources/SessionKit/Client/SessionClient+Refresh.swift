@@ -53,7 +53,25 @@ extension SessionClient {
         // about 20 µs on Linux). Anything else goes through the actor
         // (docs/PROTOCOL.md, "Reading the token").
         if let token = tokenSnapshot.validToken(now: configuration.clock.now) { return token }
-        return try await validSession().accessToken
+        // The slow path leaves by `return`, never by a `throw` right after
+        // the await: Swift 6.2's optimizer could drop the hop back to the
+        // caller's executor before a `throw` out of a `nonsending` function
+        // (swiftlang/swift#88259, fixed in 6.3 by #88687), and an app's
+        // `catch` would then run off the main actor. The answer comes back as
+        // a value from a function the optimizer cannot see into, and is
+        // thrown only once back on the caller's executor.
+        let answer = await accessTokenThroughTheActor()
+        return try answer.get()
+    }
+
+    /// `accessToken()`'s slow path, on the actor: restore, refresh, backoff.
+    @inline(never)
+    func accessTokenThroughTheActor() async -> Result<String, SessionError> {
+        do {
+            return .success(try await validSession().accessToken)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The session, as supabase-swift's `auth.session` answers it: waits for

@@ -123,6 +123,22 @@ import SessionKitTesting
         await f.client.shutdown()
     }
 
+    /// The slow path's errors reach the caller on its own executor: an app's
+    /// `catch` on the main actor runs on the main actor.
+    @MainActor @Test func anErrorIsThrownOnTheMainActor() async throws {
+        let f = await WorldFixture.make(.goTrue)
+        for _ in 0..<20 {
+            do {
+                _ = try await f.client.accessToken()
+                Issue.record("accessToken() answered without a session")
+            } catch {
+                #expect(error == .notSignedIn)
+                #expect(MainQueue.isCurrent)
+            }
+        }
+        await f.client.shutdown()
+    }
+
     /// The refresh path is unchanged: an expired token still goes through the
     /// actor (a refresh at the server), and the caller gets its executor back.
     @MainActor @Test func anExpiredTokenIsStillRefreshedThroughTheActor() async throws {
