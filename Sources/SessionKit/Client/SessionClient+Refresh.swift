@@ -56,7 +56,7 @@ extension SessionClient {
         // The slow path leaves by `return`, never by a `throw` right after
         // the await: Swift 6.2's optimizer could drop the hop back to the
         // caller's executor before a `throw` out of a `nonsending` function
-        // (swiftlang/swift#88259, fixed in 6.3 by #88687), and an app's
+        // (swiftlang/swift#88259, fixed on the 6.3 branch by #88687), and an app's
         // `catch` would then run off the main actor. The answer comes back as
         // a value from a function the optimizer cannot see into, and is
         // thrown only once back on the caller's executor.
