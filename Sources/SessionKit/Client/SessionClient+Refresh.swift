@@ -46,10 +46,35 @@ extension SessionClient {
     /// - Throws: ``SessionError/notSignedIn``, ``SessionError/sessionExpired``,
     ///   or ``SessionError/network`` and others when the token expired and the
     ///   server cannot refresh it right now (the session is kept).
-    public nonisolated func accessToken() async throws(SessionError) -> String {
-        // A held, unexpired token needs no actor hop; anything else goes through the actor.
+    ///
+    /// With a valid token it runs on the caller's executor and never
+    /// suspends: called from the main actor, it stays there.
+    public nonisolated(nonsending) func accessToken() async throws(SessionError) -> String {
+        // A held, unexpired token needs no hop at all: not onto the actor and,
+        // being `nonsending`, not off the caller's executor either (a plain
+        // `nonisolated async` function leaves the main actor and comes back,
+        // about 20 µs on Linux). Anything else goes through the actor
+        // (docs/PROTOCOL.md, "Reading the token").
         if let token = tokenSnapshot.validToken(now: configuration.clock.now) { return token }
-        return try await validSession().accessToken
+        // The slow path leaves by `return`, never by a `throw` right after
+        // the await: Swift 6.2's optimizer could drop the hop back to the
+        // caller's executor before a `throw` out of a `nonsending` function
+        // (swiftlang/swift#88259, fixed on the 6.3 branch by #88687), and an app's
+        // `catch` would then run off the main actor. The answer comes back as
+        // a value from a function the optimizer cannot see into, and is
+        // thrown only once back on the caller's executor.
+        let answer = await accessTokenThroughTheActor()
+        return try answer.get()
+    }
+
+    /// `accessToken()`'s slow path, on the actor: restore, refresh, backoff.
+    @inline(never)
+    func accessTokenThroughTheActor() async -> Result<String, SessionError> {
+        do {
+            return .success(try await validSession().accessToken)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The session, as supabase-swift's `auth.session` answers it: waits for

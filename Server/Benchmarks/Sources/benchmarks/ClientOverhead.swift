@@ -7,12 +7,22 @@ import SessionKit
 import SessionServer
 
 /// Item 1: what `client.send` adds over a hand-set header on the same
-/// URLSession, and the cost of `accessToken()` with a cached valid token.
+/// URLSession, and the cost of `accessToken()` with a cached valid token;
+/// each from a task off the main actor (as a detached task runs) and from
+/// the main actor (where apps call from: `MainActorArms`), interleaved.
 enum ClientOverhead {
     /// The cheapest actor call: the floor under any `accessToken()`.
     actor Floor {
         let token = "token"
         func value() -> String { token }
+    }
+
+    /// The four send arms of one sample, timed one after another in a rotating order.
+    struct SendArms {
+        let viaClient: () async throws -> Double
+        let viaHand: () async throws -> Double
+        let viaClientOnMain: () async throws -> Double
+        let viaHandOnMain: () async throws -> Double
     }
 
     static func run(report: Report, quick: Bool) async throws {
@@ -25,74 +35,113 @@ enum ClientOverhead {
             _ = try await client.signIn(email: "overhead@example.com", password: "correct-horse-battery")
             let me = baseURL.appendingPathComponent("v1/auth/me")
             let token = try await client.accessToken()
-            var byHand = URLRequest(url: me)
-            byHand.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let byHand = {
+                var request = URLRequest(url: me)
+                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                return request
+            }()
 
-            func viaClient() async throws -> Double {
-                try await Stopwatch.seconds {
-                    let (_, response) = try await client.send(URLRequest(url: me))
-                    guard response.statusCode == 200 else { throw BenchError("send answered \(response.statusCode)") }
-                }
-            }
-            func viaHand() async throws -> Double {
-                try await Stopwatch.seconds {
-                    let (_, response) = try await transport.send(byHand)
-                    guard response.statusCode == 200 else { throw BenchError("request answered \(response.statusCode)") }
-                }
-            }
+            // This function runs off the main actor (Runner.main is a plain
+            // `nonisolated async` function called from top-level code).
+            let arms = SendArms(
+                viaClient: {
+                    try await Stopwatch.seconds {
+                        let (_, response) = try await client.send(URLRequest(url: me))
+                        guard response.statusCode == 200 else { throw BenchError("send answered \(response.statusCode)") }
+                    }
+                },
+                viaHand: {
+                    try await Stopwatch.seconds {
+                        let (_, response) = try await transport.send(byHand)
+                        guard response.statusCode == 200 else { throw BenchError("request answered \(response.statusCode)") }
+                    }
+                },
+                viaClientOnMain: { try await MainActorArms.send(client, URLRequest(url: me)) },
+                viaHandOnMain: { try await MainActorArms.sendByHand(transport, byHand) })
             for _ in 0..<200 {
-                _ = try await viaClient()
-                _ = try await viaHand()
+                _ = try await arms.viaClient()
+                _ = try await arms.viaHand()
+                _ = try await arms.viaClientOnMain()
+                _ = try await arms.viaHandOnMain()
             }
-            try await compareSend(report: report, quick: quick, viaClient: viaClient, viaHand: viaHand)
+            try await compareSend(report: report, quick: quick, arms: arms)
             try await measureAccessToken(report: report, quick: quick, client: client)
         }
     }
 
-    /// Each repetition times `samples` sends through each path, alternating
-    /// sample by sample (and which path leads, repetition by repetition), and
-    /// yields both paths' p50 and p99; the ratios are paired within a
-    /// repetition, so load that comes and goes cancels out. Each figure is the
-    /// median of the per-repetition ratios with a 95 % percentile-bootstrap
-    /// interval of that median (`Stats.bootstrapMedianInterval`).
-    static func compareSend(
-        report: Report, quick: Bool, viaClient: () async throws -> Double, viaHand: () async throws -> Double
-    ) async throws {
+    /// Each repetition times `samples` sends through each of the four arms,
+    /// in a rotating order sample by sample, and yields every arm's p50 and
+    /// p99; the ratios are paired within a repetition, so load that comes and
+    /// goes cancels out. Each figure is the median of the per-repetition
+    /// ratios with a 95 % percentile-bootstrap interval of that median
+    /// (`Stats.bootstrapMedianInterval`).
+    static func compareSend(report: Report, quick: Bool, arms: SendArms) async throws {
         let repetitions = 10
         let samples = quick ? 300 : 1_000
-        var pairs: [(a: [Double], b: [Double])] = []
+        var runs: [[[Double]]] = []
         for repetition in 0..<repetitions {
-            pairs.append(
-                try await Repeated.interleavedSamples(
-                    samples, startWithB: !repetition.isMultiple(of: 2), a: viaClient, b: viaHand))
+            runs.append(
+                try await Repeated.rotatedSamples(
+                    samples, offset: repetition,
+                    arms: [arms.viaClient, arms.viaHand, arms.viaClientOnMain, arms.viaHandOnMain]))
         }
         for (label, p, limit) in [("p50", 0.5, 1.03), ("p99", 0.99, 1.05)] {
-            let sdk = pairs.map { Stats.percentile($0.a, p) }
-            let hand = pairs.map { Stats.percentile($0.b, p) }
-            let ratios = Spread(zip(sdk, hand).map { $0 / $1 })
-            let difference = Stats.median(zip(sdk, hand).map { $0 - $1 })
+            let percentiles = runs.map { run in run.map { Stats.percentile($0, p) } }
+            for (place, sdkArm, handArm) in [("", 0, 1), (" from the main actor", 2, 3)] {
+                let sdk = percentiles.map { $0[sdkArm] }
+                let hand = percentiles.map { $0[handArm] }
+                let difference = Stats.median(zip(sdk, hand).map { $0 - $1 })
+                await report.add(
+                    "1", "client.send ÷ hand-set header\(place), \(label)", Spread(zip(sdk, hand).map { $0 / $1 }),
+                    goal: .atMost(limit),
+                    detail: "\(Format.micros(Stats.median(sdk))) vs \(Format.micros(Stats.median(hand))); "
+                        + "median paired difference \(Format.micros(difference)); \(samples) sends a path a repetition",
+                    interval: true)
+            }
+            let onMain = percentiles.map { $0[2] }
+            let offMain = percentiles.map { $0[0] }
             await report.add(
-                "1", "client.send ÷ hand-set header, \(label)", ratios, goal: .atMost(limit),
-                detail: "\(Format.micros(Stats.median(sdk))) vs \(Format.micros(Stats.median(hand))); "
-                    + "median paired difference \(Format.micros(difference)); \(samples) sends a path a repetition",
-                interval: true)
+                "1", "client.send from the main actor ÷ from a task off it, \(label)",
+                Spread(zip(onMain, offMain).map { $0 / $1 }),
+                detail: "\(Format.micros(Stats.median(onMain))) vs \(Format.micros(Stats.median(offMain)))")
         }
     }
 
-    /// `accessToken()` on the hot path, beside an empty actor call, in interleaved rounds.
+    /// `accessToken()` on the hot path, from a task off the main actor and
+    /// from the main actor, beside an empty actor call and the hop a plain
+    /// `nonisolated async` call pays from the main actor, in interleaved rounds.
     static func measureAccessToken(report: Report, quick: Bool, client: SessionClient) async throws {
         let calls = quick ? 200_000 : 2_000_000
+        // A hop costs about 20 µs here: 20,000 of them are 0.4 s a round.
+        let hops = quick ? 5_000 : 20_000
         let floor = Floor()
-        let rounds = try await Repeated.interleaved(
+        let rounds = try await Repeated.rounds(
             quick ? 5 : 7,
-            a: { try await Stopwatch.seconds { for _ in 0..<calls { _ = try await client.accessToken() } } / Double(calls) },
-            b: { await Stopwatch.seconds { for _ in 0..<calls { _ = await floor.value() } } / Double(calls) })
+            [
+                { try await Stopwatch.seconds { for _ in 0..<calls { _ = try await client.accessToken() } } / Double(calls) },
+                { await Stopwatch.seconds { for _ in 0..<calls { _ = await floor.value() } } / Double(calls) },
+                { try await MainActorArms.accessToken(client, calls: calls) },
+                { try await MainActorArms.accessTokenThroughHop(client, calls: hops) },
+            ])
+        let offMain = rounds.map { $0[0] }
+        let onMain = rounds.map { $0[2] }
+        let throughHop = rounds.map { $0[3] }
         await report.add(
-            "1", "accessToken() per call, cached valid token", Spread(rounds.map(\.a)), goal: .atMost(100e-9, "100 ns"),
-            detail: "\(calls) calls a round", format: Format.nanos)
+            "1", "accessToken() per call, cached valid token", Spread(offMain), goal: .atMost(100e-9, "100 ns"),
+            detail: "\(calls) calls a round, from a task off the main actor", format: Format.nanos)
         await report.add(
-            "1", "accessToken() ÷ empty actor call", Spread(rounds.map { $0.a / $0.b }),
-            detail: "empty actor call \(Format.nanos(Stats.median(rounds.map(\.b))))")
+            "1", "accessToken() ÷ empty actor call", Spread(rounds.map { $0[0] / $0[1] }),
+            detail: "empty actor call \(Format.nanos(Stats.median(rounds.map { $0[1] })))")
+        await report.add(
+            "1", "accessToken() per call from the main actor, cached valid token", Spread(onMain), format: Format.nanos)
+        await report.add(
+            "1", "accessToken() from the main actor ÷ from a task off it", Spread(zip(onMain, offMain).map { $0 / $1 }),
+            goal: .atMost(2), detail: "\(calls) calls a round on each side")
+        await report.add(
+            "1", "accessToken() from the main actor behind a @concurrent hop, per call", Spread(throughHop),
+            detail: "\(hops) calls a round; \(Format.ratio(Stats.median(zip(throughHop, offMain).map { $0 / $1 }))) × "
+                + "a call from a task off the main actor: what every call cost before accessToken() was nonisolated(nonsending)",
+            format: Format.micros)
     }
 }
 

@@ -61,6 +61,23 @@ enum Repeated {
         return (first, second)
     }
 
+    /// `count` timings of each of several quick operations, sample by sample
+    /// in an order that rotates (A B C D, B C D A, …, starting `offset` along),
+    /// so no arm always runs right after the same neighbour. Indexed `[arm][sample]`.
+    static func rotatedSamples(
+        _ count: Int, offset: Int = 0, arms: [() async throws -> Double]
+    ) async throws -> [[Double]] {
+        var samples = arms.map { _ in [Double]() }
+        for index in samples.indices { samples[index].reserveCapacity(count) }
+        for sample in 0..<count {
+            for step in arms.indices {
+                let arm = (sample + offset + step) % arms.count
+                samples[arm].append(try await arms[arm]())
+            }
+        }
+        return samples
+    }
+
     /// The ratio A ÷ B of two rates (or times) measured `count` times, interleaved.
     static func ratio(
         _ count: Int = repetitions, a: () async throws -> Double, b: () async throws -> Double
