@@ -118,12 +118,20 @@ extension SessionClient {
     private func sendWithToken(_ request: URLRequest, session: Session) async throws(SessionError) -> (Data, HTTPURLResponse) {
         var request = request
         request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
-        switch await sendObserved(request) {
-        case .success(let answer):
-            return answer
-        case .failure(let error):
-            if error == .network, let current, current.refreshToken == session.refreshToken { markOffline(current) }
-            throw error
+        var hops = 0
+        while true {
+            let answer: (Data, HTTPURLResponse)
+            switch await sendObserved(request) {
+            case .success(let received):
+                answer = received
+            case .failure(let error):
+                if error == .network, let current, current.refreshToken == session.refreshToken { markOffline(current) }
+                throw error
+            }
+            // The default transport never follows a redirect; the token goes only where `send` allows it.
+            guard let next = try redirect(after: request, answer: answer.1, hops: hops) else { return answer }
+            request = next
+            hops += 1
         }
     }
 
