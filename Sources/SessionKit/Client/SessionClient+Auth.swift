@@ -22,6 +22,7 @@ extension SessionClient {
     func signIn(with request: URLRequest) async throws(SessionError) -> Session {
         let data = try await sendUnauthorized(request, context: .signIn)
         let response = try BackendDecoding.validate(backend.decodeSession(data))
+        noteDroppedFields(of: response)
         let session = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
         try await establish(session)
         return session
@@ -75,6 +76,7 @@ extension SessionClient {
         }
         guard var session = current else {
             // Nothing in memory or the store; make sure nothing is left on disk either.
+            forgetLegacySessions()
             if let error = await clearStoredSession(ended: nil) { throw error }
             hasRestored = true
             broadcaster.set(.signedOut)
@@ -84,6 +86,8 @@ extension SessionClient {
             _ = try await authorizedSend(try backend.request(for: .signOut(.others)))
             return
         }
+        // A leftover blob must never sign this person back in (docs/PROTOCOL.md, "What each failure does").
+        forgetLegacySessions()
         if scope == .global, machine.isExpired(session, now: clock.now) {
             do {
                 session = try await refreshSession(reason: .expired, honouringBackoff: false)

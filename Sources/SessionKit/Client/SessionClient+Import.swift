@@ -57,7 +57,7 @@ extension SessionClient {
         let session = Session(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             expiresAt: tokens.expiresAt ?? serverNow, lifetime: tokens.lifetime, user: user ?? tokens.claimedUser)
-        logger.info("Importing a session", metadata: ["refresh_token": "\(TokenRedaction.prefix(session.refreshToken))"])
+        logger.info("Importing a session", metadata: ["refresh_token": "\(TokenRedaction.fingerprint(session.refreshToken))"])
 
         if tokens.expiresAt != nil, !machine.isExpired(session, now: clock.now) {
             switch await confirmImported(session) {
@@ -130,7 +130,7 @@ extension SessionClient {
             if refreshed.user == nil { refreshed.user = session.user }
             // The imported refresh token is spent: the new tokens exist only here now.
             try await establish(refreshed, keepingUnsaved: true)
-            logger.info("Imported the session with a refresh", metadata: ["refresh_token": "\(TokenRedaction.prefix(refreshed.refreshToken))"])
+            logger.info("Imported the session with a refresh", metadata: ["refresh_token": "\(TokenRedaction.fingerprint(refreshed.refreshToken))"])
             return current ?? refreshed
         case .terminal(let error), .alreadyUsed(let error):
             // The server's own verdict: these tokens are over. Nothing was stored.
