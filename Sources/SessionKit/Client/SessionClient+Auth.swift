@@ -163,7 +163,8 @@ extension SessionClient {
     /// - Parameter keepingUnsaved: when the tokens cannot be had again (an
     ///   OAuth code is spent once), a failed save keeps them in memory and
     ///   retries the write instead of throwing.
-    func establish(_ session: Session, keepingUnsaved: Bool = false) async throws(SessionError) {
+    ///   - lockHeld: the caller already holds the store's lock (an import's refresh).
+    func establish(_ session: Session, keepingUnsaved: Bool = false, lockHeld: Bool = false) async throws(SessionError) {
         // Invalidate anything in flight for the previous session first.
         generation += 1
         let gen = generation
@@ -172,7 +173,7 @@ extension SessionClient {
         writeRetryTask?.cancel()
         pendingWrite = nil
         let record: StoredSession
-        switch await saveNewSession(session) {
+        switch await saveNewSession(session, lockHeld: lockHeld) {
         case .success(let saved):
             record = saved
         case .failure(let error) where keepingUnsaved && gen == generation:
