@@ -146,7 +146,9 @@ public final class SessionModel {
         // The end of a session is told once: on the change into `expired`,
         // not again when a new `run()` replays the current state.
         if case .expired(let reason) = state, self.state != state {
-            lastError = SessionError.sessionExpired.with(message: reason)
+            // The kind the client ended it with (a suspended account stays `accountSuspended`).
+            let ending = client.broadcaster.endingError.flatMap { $0.message == reason ? $0 : nil }
+            lastError = ending ?? SessionError.sessionExpired.with(message: reason)
         }
         self.state = state
     }
@@ -157,7 +159,7 @@ public final class SessionModel {
             lastError = nil
         case .persistenceFailed(let error):
             lastError = error
-        case .sessionExpired, .tokenRefreshed, .refreshFailed, .signedOut, .offline, .online, .adoptedStoredSession:
+        case .sessionExpired, .tokenRefreshed, .refreshFailed, .signedOut, .offline, .online, .adoptedStoredSession, .userUpdated:
             // Reflected in `state`, or nothing the person must act on.
             break
         }

@@ -249,7 +249,7 @@ extension SessionClient {
         guard generation == endedGeneration else { return }
         switch reason {
         case .expired(let error):
-            broadcaster.set(.expired(reason: error.message))
+            broadcaster.setExpired(by: error)
             if !planted(.silentEnd) { broadcaster.publish(.sessionExpired(message: error.message)) }
         case .silently, .signedOut:
             broadcaster.set(.signedOut)

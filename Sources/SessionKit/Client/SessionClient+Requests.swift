@@ -36,17 +36,16 @@ extension SessionClient {
     public func me() async throws(SessionError) -> SessionUser {
         let (data, _) = try await authorizedSend(try backend.request(for: .currentUser))
         let user = try backend.decodeUser(data)
-        if var session = current, session.user?.id == nil || session.user?.id == user.id {
-            session.user = user
-            current = session
-        }
+        await updateUser(user)
         return user
     }
 
     /// Changes the profile (`PATCH /v1/auth/me`) and returns the updated user.
     public func updateProfile(_ update: ProfileUpdate) async throws(SessionError) -> SessionUser {
         let (data, _) = try await authorizedSend(try backend.request(for: .updateProfile(update)))
-        return try backend.decodeUser(data)
+        let user = try backend.decodeUser(data)
+        await updateUser(user)
+        return user
     }
 
     /// Deletes the account, then ends the session here.
@@ -125,7 +124,12 @@ extension SessionClient {
             case .success(let received):
                 answer = received
             case .failure(let error):
-                if error == .network, let current, current.refreshToken == session.refreshToken { markOffline(current) }
+                // Offline is the auth server's state: the app's own API being unreachable says nothing about it.
+                if error == .network, Origin.url(request.url, isIn: backend.origins), let current,
+                    current.refreshToken == session.refreshToken
+                {
+                    markOffline(current)
+                }
                 throw error
             }
             // The default transport never follows a redirect; the token goes only where `send` allows it.
@@ -186,9 +190,20 @@ extension SessionClient {
         }
     }
 
+    /// The answer when it is a 2xx, else its error.
+    ///
+    /// Never ``SessionError/sessionExpired``: an answer read here ends no
+    /// session, so a GoTrue-shaped `session_expired` from an API (or from a
+    /// confirmation of a token that is not the session's) is
+    /// ``SessionError/requestRejected`` with its codes. Only the paths that
+    /// end the session throw `sessionExpired`.
     static func check(_ data: Data, _ response: HTTPURLResponse) throws(SessionError) -> (Data, HTTPURLResponse) {
         guard (200..<300).contains(response.statusCode) else {
-            throw ResponseClassifier.error(status: response.statusCode, body: data, headers: response, context: .request)
+            let error = ResponseClassifier.error(status: response.statusCode, body: data, headers: response, context: .request)
+            guard error == .sessionExpired else { throw error }
+            throw SessionError.requestRejected.with(
+                status: error.status, gatewayCode: error.gatewayCode, goTrueErrorCode: error.goTrueErrorCode,
+                retryAfter: error.retryAfter, underlying: error.underlying ?? error.message)
         }
         return (data, response)
     }
