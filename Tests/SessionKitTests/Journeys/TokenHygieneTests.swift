@@ -35,7 +35,14 @@ struct TokenHygieneTests {
             #require(URL(string: "myapp://cb#access_token=\(Self.access)&refresh_token=\(Self.refresh)&expires_in=3600&user_id=u-1&state=st")))
         let code = try OAuthCallback.parse(#require(URL(string: "myapp://cb?code=Qv7mZk2pXw9L")))
         let legacy = LegacySession(accessToken: Self.access, refreshToken: Self.refresh)
-        let values: [Any] = [response, session, stored, tokens, code, code.result, tokens.result, legacy]
+        let requests: [Any] = [
+            RefreshTokenRequest(refreshToken: Self.refresh),
+            PasswordCredentials(email: "ada@example.com", password: Self.refresh),
+            PKCETokenRequest(authCode: Self.refresh, codeVerifier: Self.refresh),
+            IDTokenRequest(provider: "apple", idToken: Self.access, nonce: Self.refresh),
+            PasswordUpdate(password: Self.refresh),
+        ]
+        let values: [Any] = [response, session, stored, tokens, code, code.result, tokens.result, legacy] + requests
         for value in values {
             for text in Self.described(value) {
                 #expect(Self.leaks(in: text).isEmpty, "\(type(of: value)) leaks: \(text)")
