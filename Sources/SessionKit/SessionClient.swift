@@ -55,6 +55,10 @@ public actor SessionClient {
     var restoreTask: Task<Result<SessionState, SessionError>, Never>?
     /// True once a launch read has finished (or a sign-in made it moot).
     var hasRestored = false
+    /// The timer that reads the store again after a launch read it could not (see `SessionClient+RestoreRetry.swift`).
+    var restoreRetryTask: Task<Void, Never>?
+    /// How many timed launch re-reads have run since the last successful one.
+    var restoreRetryAttempts = 0
     /// Serialises this client's read-decide-write sequences on the store (see ``withStoreAccess(_:)``).
     var storeBusy = false
     var storeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -125,8 +129,9 @@ public actor SessionClient {
     /// The state right now.
     public nonisolated var currentState: SessionState { broadcaster.current }
 
-    /// The session in memory, if signed in. It may be expired; use ``accessToken()`` for a usable token.
-    public func session() -> Session? { current }
+    /// The session in memory, if signed in, as supabase-swift's `auth.currentSession`:
+    /// it may be expired. ``session`` (or ``accessToken()``) gives a usable one.
+    public var currentSession: Session? { current }
 
     /// The estimated server clock minus the local clock, in seconds (from the auth backend's `Date` headers).
     public func serverClockOffset() -> TimeInterval { machine.offset.seconds }

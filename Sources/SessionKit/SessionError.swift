@@ -11,15 +11,19 @@ import SessionCore
 /// `==` against the static members: equality looks at the kind only.
 ///
 /// ```swift
-/// catch let error as SessionError where error == .sessionExpired { showSignIn(error.message) }
+/// do {
+///     _ = try await client.refresh()
+/// } catch where error == .sessionExpired {
+///     showSignIn(error.message)
+/// }
 /// ```
 public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {
         case sessionExpired, authRequired, forbidden, invalidRequest, invalidCredentials, rateLimited
         case network, server, notSignedIn, persistenceFailed, decoding, notFound, conflict
-        case unsupported, storeCorrupted, storeUnavailable, cancelled, requestFailed
+        case unsupported, storeCorrupted, storeUnavailable, storeInaccessible, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
-        case codeInvalid
+        case codeInvalid, reauthenticationRequired
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -75,6 +79,13 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         .storeCorrupted, "The saved session could not be read and was moved aside. Please sign in again.")
     public static let storeUnavailable = SessionError(
         .storeUnavailable, "The saved session cannot be read right now. Try again in a moment.")
+    /// The saved session cannot be reached for a reason waiting cannot fix: the
+    /// app lacks the keychain entitlement or access group, the item is damaged,
+    /// or a newer version of the app wrote it. The state is `signedOut`, so the
+    /// person can sign in; the stored item is left as it was. `underlying` names
+    /// the cause and the fix for the developer.
+    public static let storeInaccessible = SessionError(
+        .storeInaccessible, "The saved session can't be opened on this device. Please sign in again.")
     public static let cancelled = SessionError(.cancelled, "The operation was cancelled.")
     public static let requestFailed = SessionError(.requestFailed, "The request failed.")
 
@@ -106,6 +117,14 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `status` and `underlying` say what answered.
     public static let requestRejected = SessionError(
         .requestRejected, "The server refused this request. You are still signed in; try again later.")
+
+    /// The action (a password change, an account deletion) needs fresh proof
+    /// that it is the person: ask for the current password, or for the code
+    /// ``SessionClient`` had mailed, and call again with it. The session is
+    /// kept; `goTrueErrorCode` says whether the proof sent was wrong
+    /// (`current_password_mismatch`, `reauthentication_not_valid`).
+    public static let reauthenticationRequired = SessionError(
+        .reauthenticationRequired, "Please confirm it's you: enter your current password and try again.")
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 

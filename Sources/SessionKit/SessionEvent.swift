@@ -6,6 +6,13 @@ import SessionCore
 
 /// Something that happened to the session, as ``SessionClient/events`` publishes it.
 public enum SessionEvent: Sendable, Hashable {
+    /// The first event of every ``SessionClient/events`` stream, once the
+    /// launch read has ended: the session the person has (`nil` when signed
+    /// out or expired). Like supabase-swift's `initialSession`, so an app that
+    /// routes on events learns at launch that it is signed in. A session
+    /// whose access token expired while the app was closed is reported here
+    /// and refreshed behind it (``SessionClient/accessToken()`` waits).
+    case initialSession(Session?)
     /// A person signed in (or signed up with an immediate session).
     case signedIn(Session)
     /// A refresh succeeded and the new session was saved (or is being saved; see `persistenceFailed`).

@@ -118,6 +118,45 @@ public final class SessionModel {
         }
     }
 
+    /// Creates an account (``SessionClient/signUp(email:password:data:)``).
+    ///
+    /// - Returns: what it came to (signed in, or "confirm your email"), or
+    ///   `nil` when it failed; ``lastError`` then says why.
+    @discardableResult
+    public func signUp(email: String, password: String, data: [String: JSONValue]? = nil) async -> SignUpResult? {
+        await attempt { client throws(SessionError) in try await client.signUp(email: email, password: password, data: data) }
+    }
+
+    /// Signs in with tokens your own backend obtained
+    /// (``SessionClient/importSession(accessToken:refreshToken:expiresIn:user:)``).
+    @discardableResult
+    public func importSession(accessToken: String, refreshToken: String, expiresIn: TimeInterval? = nil) async -> Bool {
+        await perform { client throws(SessionError) in
+            _ = try await client.importSession(accessToken: accessToken, refreshToken: refreshToken, expiresIn: expiresIn)
+        }
+    }
+
+    /// Changes the profile on `auth-server` (``SessionClient/updateProfile(_:)``).
+    @discardableResult
+    public func updateProfile(_ update: ProfileUpdate) async -> Bool {
+        await perform { client throws(SessionError) in _ = try await client.updateProfile(update) }
+    }
+
+    /// Changes the email, password or metadata (``SessionClient/updateUser(_:)``), hosted Supabase included.
+    @discardableResult
+    public func updateUser(_ attributes: UserAttributes) async -> Bool {
+        await perform { client throws(SessionError) in _ = try await client.updateUser(attributes) }
+    }
+
+    /// Deletes the account (``SessionClient/deleteAccount(currentPassword:)``).
+    ///
+    /// - Returns: whether it succeeded; with ``SessionError/reauthenticationRequired``
+    ///   in ``lastError``, ask for the password and call again with it.
+    @discardableResult
+    public func deleteAccount(currentPassword: String? = nil) async -> Bool {
+        await perform { client throws(SessionError) in try await client.deleteAccount(currentPassword: currentPassword) }
+    }
+
     /// Signs out (``SessionClient/signOut(scope:)``).
     @discardableResult
     public func signOut(scope: SignOutScope = .local) async -> Bool {
@@ -131,14 +170,21 @@ public final class SessionModel {
 
     @discardableResult
     private func perform(_ action: @Sendable (SessionClient) async throws(SessionError) -> Void) async -> Bool {
+        await attempt(action) != nil
+    }
+
+    /// Runs `action`, keeping its error in ``lastError``; `nil` when it failed.
+    private func attempt<Value: Sendable>(
+        _ action: @Sendable (SessionClient) async throws(SessionError) -> Value
+    ) async -> Value? {
         do throws(SessionError) {
-            try await action(client)
+            let value = try await action(client)
             // What failed before is behind the person now.
             lastError = nil
-            return true
+            return value
         } catch {
             lastError = error
-            return false
+            return nil
         }
     }
 
@@ -150,6 +196,8 @@ public final class SessionModel {
             let ending = client.broadcaster.endingError.flatMap { $0.message == reason ? $0 : nil }
             lastError = ending ?? SessionError.sessionExpired.with(message: reason)
         }
+        // A launch read that failed while the device was locked and succeeded when retried is behind the person.
+        if Phase(state) != .restoring, lastError == .storeUnavailable { lastError = nil }
         self.state = state
     }
 
@@ -159,7 +207,7 @@ public final class SessionModel {
             lastError = nil
         case .persistenceFailed(let error):
             lastError = error
-        case .sessionExpired, .tokenRefreshed, .refreshFailed, .signedOut, .offline, .online, .adoptedStoredSession, .userUpdated:
+        case .initialSession, .sessionExpired, .tokenRefreshed, .refreshFailed, .signedOut, .offline, .online, .adoptedStoredSession, .userUpdated:
             // Reflected in `state`, or nothing the person must act on.
             break
         }

@@ -43,7 +43,7 @@ struct BackendTests {
             sessionsURL: base.appendingPathComponent("sessions"))
         // Before, the factory dropped these three: each operation answered `.unsupported`.
         #expect(try backend.request(for: .updateProfile(ProfileUpdate(firstName: "Ann"))).url == base.appendingPathComponent("profile"))
-        #expect(try backend.request(for: .deleteAccount).url == base.appendingPathComponent("account"))
+        #expect(try backend.request(for: .deleteAccount(AccountDeletion())).url == base.appendingPathComponent("account"))
         #expect(try backend.request(for: .listSessions).url == base.appendingPathComponent("sessions"))
     }
 

@@ -62,12 +62,44 @@ struct LaunchTests {
         #expect(try await store.load()?.holdsSession != true)
     }
 
-    @Test func expiredTokenIsRefreshedBeforeSignedIn() async throws {
+    @Test func backgroundModeShowsAnExpiredSessionAtOnceAndRefreshesBehindIt() async throws {
         let clock = ManualClock()
         let fake = FakeAuthBackend(clock: clock)
         let (store, response) = try await seededStore(fake)
         clock.set(to: clock.now.addingTimeInterval(4000))
-        let f = await Fixture.make(store: store, clock: clock, fake: fake)
+        let gate = FakeGate()
+        await fake.inject(.hold(gate), on: .refresh)
+        let f = await Fixture.make(store: store, clock: clock, fake: fake, launchValidation: .background)
+        // Returns while the refresh is held at the server: no spinner through a round trip.
+        let state = try await f.client.restore()
+        #expect(state.session?.refreshToken == response.refreshToken)
+        #expect(state.isSignedIn)
+        await gate.waitForArrivals(1)
+        // A token asked for meanwhile is never the expired one: it waits for the refresh.
+        let token = Task { try await f.client.accessToken() }
+        await gate.open()
+        #expect(try await token.value != response.accessToken)
+        #expect(await fake.count(.refresh) == 1)
+    }
+
+    @Test func backgroundModeEndsAnExpiredSessionTheServerRevoked() async throws {
+        let clock = ManualClock()
+        let fake = FakeAuthBackend(clock: clock)
+        let (store, response) = try await seededStore(fake)
+        await fake.revokeFamily(ofRefreshToken: response.refreshToken)
+        clock.set(to: clock.now.addingTimeInterval(4000))
+        let f = await Fixture.make(store: store, clock: clock, fake: fake, launchValidation: .background)
+        _ = try await f.client.restore()
+        #expect(await waitForState(f.client) { if case .expired = $0 { true } else { false } } != nil)
+        #expect(try await store.load()?.holdsSession != true)
+    }
+
+    @Test func blockingModeRefreshesAnExpiredTokenBeforeSignedIn() async throws {
+        let clock = ManualClock()
+        let fake = FakeAuthBackend(clock: clock)
+        let (store, response) = try await seededStore(fake)
+        clock.set(to: clock.now.addingTimeInterval(4000))
+        let f = await Fixture.make(store: store, clock: clock, fake: fake, launchValidation: .blocking)
         let states = f.client.states
         let state = try await f.client.restore()
         #expect(await fake.count(.refresh) == 1)
@@ -80,13 +112,25 @@ struct LaunchTests {
         #expect(!seen.contains { $0.session?.accessToken == response.accessToken })
     }
 
+    @Test func backgroundModeExpiredTokenWhileOfflineGoesOfflineNeverSignedOut() async throws {
+        let clock = ManualClock()
+        let fake = FakeAuthBackend(clock: clock)
+        let (store, response) = try await seededStore(fake)
+        clock.set(to: clock.now.addingTimeInterval(4000))
+        await fake.inject(.drop(.notConnectedToInternet), on: .refresh)
+        let f = await Fixture.make(store: store, clock: clock, fake: fake, launchValidation: .background)
+        #expect(try await f.client.restore().isSignedIn)
+        #expect(await waitForState(f.client) { if case .offline = $0 { true } else { false } } != nil)
+        #expect(try await store.load()?.refreshToken == response.refreshToken)
+    }
+
     @Test func expiredTokenWhileOfflineIsOfflineNeverSignedOut() async throws {
         let clock = ManualClock()
         let fake = FakeAuthBackend(clock: clock)
         let (store, response) = try await seededStore(fake)
         clock.set(to: clock.now.addingTimeInterval(4000))
         await fake.inject(.drop(.notConnectedToInternet), on: .refresh)
-        let f = await Fixture.make(store: store, clock: clock, fake: fake)
+        let f = await Fixture.make(store: store, clock: clock, fake: fake, launchValidation: .blocking)
         let state = try await f.client.restore()
         guard case .offline(let session) = state else {
             Issue.record("expected offline, got \(state)")

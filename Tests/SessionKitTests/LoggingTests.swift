@@ -24,7 +24,7 @@ struct LoggingTests {
         tokens += [second.accessToken, second.refreshToken]
         await f.fake.inject(.gatewayError(status: 401, code: .sessionExpired), on: .activities)
         _ = try await f.client.send(URLRequest(url: f.fake.baseURL.appendingPathComponent("v1/activities")))
-        if let third = await f.client.session() { tokens += [third.accessToken, third.refreshToken] }
+        if let third = await f.client.currentSession { tokens += [third.accessToken, third.refreshToken] }
         await f.fake.inject(.goTrueError(status: 400, code: .refreshTokenNotFound), on: .refresh)
         _ = try? await f.client.refresh()
         await f.client.shutdown()

@@ -57,7 +57,7 @@ struct MoreClientTests {
         #expect(await eventually { f.client.currentState == .offline(old) })
         await f.client.resume()
         #expect(await f.fake.count(.refresh) == 2)
-        #expect(await f.client.session()?.refreshToken != old.refreshToken)
+        #expect(await f.client.currentSession?.refreshToken != old.refreshToken)
         if case .signedIn = f.client.currentState {} else { Issue.record("expected signedIn after resume") }
         await f.client.shutdown()
     }

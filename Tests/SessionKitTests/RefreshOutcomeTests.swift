@@ -18,7 +18,7 @@ struct RefreshOutcomeTests {
         f.expireAccessToken()
         let token = try await f.client.accessToken()
         #expect(token != old.accessToken)
-        #expect(try await f.storedRefreshToken() == f.client.session()?.refreshToken)
+        #expect(try await f.storedRefreshToken() == f.client.currentSession?.refreshToken)
         #expect(try await f.storedRefreshToken() != old.refreshToken)
         #expect(await f.fake.count(.refresh) == 1)
         let seen = await events.finish(f.client)
@@ -66,7 +66,7 @@ struct RefreshOutcomeTests {
         f.expireAccessToken()
         await f.fake.inject(fault, on: .refresh)
         await #expect(throws: SessionError.self) { try await f.client.accessToken() }
-        #expect(await f.client.session() == old)
+        #expect(await f.client.currentSession == old)
         #expect(f.client.currentState.isSignedIn)
         #expect(try await f.storedRefreshToken() == old.refreshToken)
         let seen = await events.finish(f.client)
@@ -85,7 +85,7 @@ struct RefreshOutcomeTests {
         await f.clock.advance(by: 29)
         #expect(await f.fake.count(.refresh) == 1)
         await f.clock.advance(by: 1)
-        #expect(await eventually { await f.client.session()?.refreshToken != old.refreshToken })
+        #expect(await eventually { await f.client.currentSession?.refreshToken != old.refreshToken })
         #expect(await f.fake.count(.refresh) == 2)
         await f.client.shutdown()
     }
@@ -146,7 +146,7 @@ struct RefreshOutcomeTests {
         f.expireAccessToken()
         let token = try await f.client.accessToken()
         #expect(token == newer.accessToken)
-        #expect(await f.client.session()?.refreshToken == "written-by-another-process")
+        #expect(await f.client.currentSession?.refreshToken == "written-by-another-process")
         let seen = await events.finish(f.client)
         #expect(seen.expiredCount == 0)
         // Adopted with the person we knew (the record was written without a user).
@@ -187,7 +187,7 @@ struct RefreshOutcomeTests {
         f.expireAccessToken()
         await flaky.failNextSaves(2)
         let token = try await f.client.accessToken()
-        let refreshed = try #require(await f.client.session())
+        let refreshed = try #require(await f.client.currentSession)
         #expect(token == refreshed.accessToken)
         #expect(refreshed.refreshToken != old.refreshToken)
         // Still the old record on disk: the new refresh token lives in memory until the retry lands.
@@ -220,7 +220,7 @@ struct RefreshOutcomeTests {
         await gate.open()
         try await signOut.value
         await #expect(throws: SessionError.self) { try await pending.value }
-        #expect(await f.client.session() == nil)
+        #expect(await f.client.currentSession == nil)
         #expect(try await f.store.load()?.holdsSession != true)
         #expect(f.client.currentState == .signedOut)
         let seen = await events.finish(f.client)

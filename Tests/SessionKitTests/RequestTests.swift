@@ -33,7 +33,7 @@ struct RequestTests {
         #expect(response.statusCode == 200)
         #expect(await f.fake.count(.refresh) == 1)
         #expect(await f.fake.count(.activities) == 2)
-        #expect(await f.client.session()?.accessToken != old.accessToken)
+        #expect(await f.client.currentSession?.accessToken != old.accessToken)
     }
 
     @Test func goTrueBadJWTForcesARefreshToo() async throws {
@@ -109,7 +109,7 @@ struct RequestTests {
         await flaky.failNextSaves(1)
         await #expect(throws: SessionError.persistenceFailed) { try await f.signIn() }
         #expect(f.client.currentState.session == nil)
-        #expect(await f.client.session() == nil)
+        #expect(await f.client.currentSession == nil)
     }
 
     @Test func signUpSignsInAndRejectsDuplicates() async throws {

@@ -77,7 +77,7 @@ struct SingleFlightTests {
         let tokenB = try await second.value
         #expect(tokenA == tokenB)
         #expect(await fake.count(.refresh) == 1)
-        #expect(await b.client.session()?.refreshToken == a.client.session()?.refreshToken)
+        #expect(await b.client.currentSession?.refreshToken == a.client.currentSession?.refreshToken)
     }
 
     @Test func anotherProcessSigningOutSignsThisOneOut() async throws {

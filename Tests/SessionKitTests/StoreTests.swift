@@ -79,6 +79,18 @@ struct StoreTests {
         #expect(FileManager.default.fileExists(atPath: store.fileURL.path))
     }
 
+    @Test func aNewerFormatThatDoesNotDecodeIsLeftInPlaceNotMovedAside() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileSessionStore(directory: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let newer = Data(#"{"version": 2, "tokens": {"a": "b"}}"#.utf8)
+        try newer.write(to: store.fileURL)
+        await #expect(throws: SessionStoreError.unsupportedVersion(2)) { try await store.load() }
+        #expect(try Data(contentsOf: store.fileURL) == newer)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("corrupt") }.isEmpty)
+    }
+
     @Test func refreshLockExcludesAnotherStoreOnTheSameDirectory() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

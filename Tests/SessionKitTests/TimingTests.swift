@@ -20,7 +20,7 @@ struct TimingTests {
         await f.clock.advance(by: 3299)
         #expect(await f.fake.count(.refresh) == 0)
         await f.clock.advance(by: 1)
-        #expect(await eventually { await f.client.session()?.refreshToken != old.refreshToken })
+        #expect(await eventually { await f.client.currentSession?.refreshToken != old.refreshToken })
         #expect(await f.fake.count(.refresh) == 1)
         // And the next one is scheduled from the new expiry.
         #expect(await f.clock.waitForSleepers(count: 1))
@@ -48,7 +48,7 @@ struct TimingTests {
             #expect(await f.clock.waitForSleepers(count: 1))
             if let next = f.clock.nextDeadline { await f.clock.advance(to: next) }
         }
-        #expect(await eventually { await f.client.session()?.refreshToken != old.refreshToken })
+        #expect(await eventually { await f.client.currentSession?.refreshToken != old.refreshToken })
         #expect(await f.fake.count(.refresh) == 4)
         #expect(f.client.currentState.isSignedIn)
         let seen = await events.finish(f.client)
@@ -63,7 +63,7 @@ struct TimingTests {
         f.clock.set(to: f.clock.now.addingTimeInterval(3400))
         await f.client.resume()
         #expect(await f.fake.count(.refresh) == 1)
-        #expect(await f.client.session()?.refreshToken != old.refreshToken)
+        #expect(await f.client.currentSession?.refreshToken != old.refreshToken)
         await f.client.shutdown()
     }
 

@@ -71,14 +71,14 @@ struct GatewayTests {
             try await second.signIn(email: "multi@example.com", password: "correct-horse-9")
             let recorder = EventRecorder(second)
             try await first.signOut(scope: .global)
-            #expect(await first.session() == nil)
+            #expect(await first.currentSession == nil)
 
             // The second device's still-unexpired token now gets SESSION_EXPIRED; it ends cleanly.
             await #expect(throws: SessionError.sessionExpired) {
                 _ = try await second.send(stack.request("GET", "v1/auth/me"))
             }
             #expect(await recorder.waitUntil { _ in recorder.expiredCount == 1 })
-            #expect(await second.session() == nil)
+            #expect(await second.currentSession == nil)
             await first.shutdown()
             await second.shutdown()
         }
@@ -89,7 +89,7 @@ struct GatewayTests {
             let (client, _) = try stack.makeClient()
             try await stack.signUp(client, email: "gone@example.com")
             try await client.deleteAccount()
-            #expect(await client.session() == nil)
+            #expect(await client.currentSession == nil)
             await #expect(throws: SessionError.invalidCredentials) {
                 try await client.signIn(email: "gone@example.com", password: "correct-horse-9")
             }

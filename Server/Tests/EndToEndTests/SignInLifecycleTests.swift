@@ -56,7 +56,7 @@ struct SignInLifecycleTests {
 
             await stack.advance(by: 3601)
             let token = try await client.accessToken()
-            let second = try #require(await client.session())
+            let second = try #require(await client.currentSession)
             #expect(token != first.accessToken)
             #expect(second.refreshToken != first.refreshToken)
             #expect(second.expiresAt > stack.clientClock.now)
@@ -125,7 +125,7 @@ struct SignInLifecycleTests {
             let (data, response) = try await client.send(stack.request("GET", "v1/auth/me"))
             #expect(response.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
             #expect(try await client.accessToken() != first.accessToken)
-            #expect(await client.session()?.refreshToken != first.refreshToken)
+            #expect(await client.currentSession?.refreshToken != first.refreshToken)
             await client.shutdown()
         }
     }

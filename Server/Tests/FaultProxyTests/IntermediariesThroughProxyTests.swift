@@ -28,7 +28,7 @@ struct IntermediariesThroughProxyTests {
             let error = await #expect(throws: SessionError.self) { try await client.refresh() }
             #expect(error?.isTransient == true, "\(fault): \(String(describing: error))")
             #expect(client.currentState.isSignedIn)
-            #expect(await client.session()?.refreshToken == first.refreshToken)
+            #expect(await client.currentSession?.refreshToken == first.refreshToken)
             #expect(stack.proxy.statistics.faults[fault.name] == 1)
             // The fault cleared: the same refresh token works, nothing was revoked.
             let recovered = try await client.refresh()

@@ -36,7 +36,7 @@ struct RefreshThroughFaultsTests {
             let error = await #expect(throws: SessionError.self) { try await client.refresh() }
             #expect(error?.isTransient == true, "\(fault): \(String(describing: error))")
             #expect(client.currentState.isSignedIn)
-            #expect(await client.session()?.refreshToken == first.refreshToken, "nothing half-saved")
+            #expect(await client.currentSession?.refreshToken == first.refreshToken, "nothing half-saved")
 
             let recovered = try await client.refresh()
             #expect(recovered.refreshToken != first.refreshToken)

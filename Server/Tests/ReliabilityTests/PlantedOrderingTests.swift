@@ -23,7 +23,7 @@ struct PlantedOrderingTests {
         await store.holdNextSave(gate)
         let refresh = Task { try await client.refresh() }
         await gate.waitForArrivals(1)
-        let visible = await client.session()
+        let visible = await client.currentSession
         let exposedUnsaved = visible?.refreshToken != old.refreshToken
         // The check itself: the real client passes it, the planted defect fails it.
         #expect(exposedUnsaved == sabotaged, "exposed an unsaved session: \(exposedUnsaved), sabotaged: \(sabotaged)")

@@ -184,7 +184,7 @@ final class RefreshFleet: @unchecked Sendable {
 
     func sessionIDs() async throws -> [String] {
         var ids: [String] = []
-        for client in clients { if let id = await client.session()?.sessionID { ids.append(id) } }
+        for client in clients { if let id = await client.currentSession?.sessionID { ids.append(id) } }
         return ids
     }
 

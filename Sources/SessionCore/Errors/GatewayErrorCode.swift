@@ -33,6 +33,9 @@ public struct GatewayErrorCode: RawRepresentable, Sendable, Hashable, Codable, C
     public static let rateLimited = GatewayErrorCode("RATE_LIMITED")
     /// A server fault: keep the session, retry with backoff.
     public static let `internal` = GatewayErrorCode("INTERNAL")
+    /// The action needs fresh proof: send `current_password`, or sign in again
+    /// and retry. The session itself is still valid (a 403, never a 401).
+    public static let reauthenticationRequired = GatewayErrorCode("REAUTHENTICATION_REQUIRED")
 
     /// The message the server sends with this code when it has nothing more specific.
     public var defaultMessage: String {

@@ -49,6 +49,12 @@ public struct GoTrueErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     public static let overEmailSendRateLimit = Self("over_email_send_rate_limit")
     public static let requestTimeout = Self("request_timeout")
     public static let unexpectedFailure = Self("unexpected_failure")
+    /// The action needs fresh proof (`current_password`, or a `nonce` from `/reauthenticate`).
+    public static let reauthenticationNeeded = Self("reauthentication_needed")
+    /// The `nonce` from `/reauthenticate` is wrong or expired.
+    public static let reauthenticationNotValid = Self("reauthentication_not_valid")
+    /// The `current_password` sent is not the account's password.
+    public static let currentPasswordMismatch = Self("current_password_mismatch")
     /// OAuth 2.0's generic refusal, sent by older GoTrue and custom backends.
     public static let invalidGrant = Self("invalid_grant")
 

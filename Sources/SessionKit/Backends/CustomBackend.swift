@@ -73,12 +73,19 @@ public struct CustomBackend: SessionBackend {
             throw SessionError.unsupported.with(message: "This backend does not support password reset by email.")
         case .updatePassword:
             throw SessionError.unsupported.with(message: "This backend does not support changing the password.")
+        case .updateUser:
+            throw SessionError.unsupported.with(
+                message: "This backend does not support updateUser; use updateProfile with its updateProfileURL.")
         case .updateProfile(let update):
             request = try json(updateProfileURL, "profile update", body: BackendDecoding.encode(update))
             request.httpMethod = "PATCH"
-        case .deleteAccount:
+        case .deleteAccount(let proof):
             request = URLRequest(url: try require(deleteAccountURL, "account deletion"))
             request.httpMethod = "DELETE"
+            if proof.currentPassword != nil {
+                request.httpBody = try BackendDecoding.encode(proof)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
         case .listSessions:
             request = URLRequest(url: try require(sessionsURL, "session list"))
         case .revokeSession(let id):

@@ -6,10 +6,12 @@ import SessionCore
 
 /// Supabase Auth (GoTrue) paths, as a hosted Supabase project and `auth-server` serve them.
 ///
-/// Sign-up, sign-in, refresh, user and logout go to `/auth/v1/...` with the
-/// `apikey` header; account profile, deletion and the device list go to
-/// `auth-server`'s gateway (`/v1/auth/me`, `/v1/sessions`), which a hosted
-/// Supabase project does not have (those calls then fail with `notFound`).
+/// Sign-up, sign-in, refresh, the user (`updateUser` too) and logout go to
+/// `/auth/v1/...` with the `apikey` header; the profile shortcut, account
+/// deletion and the device list go to `auth-server`'s gateway (`/v1/auth/me`,
+/// `/v1/sessions`), which a hosted Supabase project does not have: there
+/// ``SessionClient`` answers them with ``SessionError/unsupported`` and a
+/// message naming what to use instead.
 public struct GoTrueBackend: SessionBackend {
     /// The server root (for Supabase, the project URL).
     public var url: URL
@@ -59,9 +61,18 @@ public struct GoTrueBackend: SessionBackend {
             request.httpMethod = "PATCH"
             request.httpBody = try BackendDecoding.encode(update)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        case .deleteAccount:
+        case .updateUser(let attributes):
+            request = URLRequest(url: endpoint("auth/v1/user"))
+            request.httpMethod = "PUT"
+            request.httpBody = try BackendDecoding.encode(attributes)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        case .deleteAccount(let proof):
             request = URLRequest(url: endpoint("v1/auth/me"))
             request.httpMethod = "DELETE"
+            if proof.currentPassword != nil {
+                request.httpBody = try BackendDecoding.encode(proof)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
         case .listSessions:
             request = URLRequest(url: endpoint("v1/sessions"))
         case .revokeSession(let id):

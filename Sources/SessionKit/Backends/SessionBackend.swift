@@ -21,7 +21,10 @@ public enum BackendOperation: Sendable, Hashable {
     case refresh(refreshToken: String)
     case currentUser
     case updateProfile(ProfileUpdate)
-    case deleteAccount
+    /// Changes the user's email, password or metadata (`PUT /auth/v1/user`).
+    case updateUser(UserAttributes)
+    /// Deletes the account, with the current password when the server wants fresh proof.
+    case deleteAccount(AccountDeletion)
     case listSessions
     case revokeSession(id: String)
     case signOut(SignOutScope)

@@ -12,6 +12,8 @@ extension SessionClient {
         case adopted(Session)
         case signedOutElsewhere
         case unchanged
+        /// The store could not be read; the in-memory session stays the authority.
+        case unreadable(SessionStoreError)
     }
 
     /// Re-reads the store; adopts a session another process wrote meanwhile.
@@ -33,7 +35,7 @@ extension SessionClient {
         case .failure(let error):
             // The in-memory session stays the authority; the refresh will rewrite the store.
             logger.error("The session store could not be re-read", metadata: ["reason": "\(error)"])
-            return .unchanged
+            return .unreadable(error)
         }
         guard gen == generation else { return .unchanged }
         // A record holding only a pending OAuth verifier holds no session: as if none were stored.

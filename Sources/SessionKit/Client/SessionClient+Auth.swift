@@ -165,6 +165,8 @@ extension SessionClient {
     ///   retries the write instead of throwing.
     ///   - lockHeld: the caller already holds the store's lock (an import's refresh).
     func establish(_ session: Session, keepingUnsaved: Bool = false, lockHeld: Bool = false) async throws(SessionError) {
+        // A sign-in is a first use too: the lifecycle is followed from here (refresh on resume, last-chance save).
+        startObservingLifecycle()
         // Invalidate anything in flight for the previous session first.
         generation += 1
         let gen = generation

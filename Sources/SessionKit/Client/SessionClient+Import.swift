@@ -115,6 +115,28 @@ extension SessionClient {
         return try await refreshImported(session)
     }
 
+    /// Signs in with tokens your own backend obtained, as supabase-swift's
+    /// `setSession` does: the lifetime is `expiresIn` seconds from now, or,
+    /// without it, the access token's own `exp`.
+    ///
+    /// Everything else is ``importSession(accessToken:refreshToken:expiresAt:user:)``:
+    /// the session is confirmed with the server, or refreshed, before it is kept.
+    ///
+    /// - Parameters:
+    ///   - accessToken: the access token.
+    ///   - refreshToken: its refresh token.
+    ///   - expiresIn: seconds the access token is valid from now (a token
+    ///     response's `expires_in`); `nil` reads the JWT's `exp`.
+    ///   - user: the person, if known.
+    @discardableResult
+    public func importSession(
+        accessToken: String, refreshToken: String, expiresIn: TimeInterval? = nil, user: SessionUser? = nil
+    ) async throws(SessionError) -> Session {
+        // In the server's time, as every stored expiry is: the device clock may be off.
+        let expiresAt = expiresIn.map { machine.offset.serverTime(at: clock.now).addingTimeInterval($0) }
+        return try await importSession(accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, user: user)
+    }
+
     private enum ImportConfirmation {
         /// The server answered for the token (`nil`: this backend has no user endpoint to ask).
         case confirmed(SessionUser?)

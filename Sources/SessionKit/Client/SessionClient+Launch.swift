@@ -10,18 +10,29 @@ import SessionCore
 extension SessionClient {
     /// Reads the stored session at launch and reports where the person stands.
     ///
-    /// Never reports `signedIn` on the mere existence of tokens: an expired
-    /// access token is refreshed first (offline → `offline(Session)`, never
-    /// `signedOut`), and a valid one is validated with the server, behind
-    /// (`.background`) or before returning (`.blocking`). Calls made while
+    /// Never hands out a token on the mere existence of tokens. With
+    /// `.background` (the default) a stored session is reported at once and
+    /// checked behind it: a valid access token is validated with the server,
+    /// an expired one is refreshed, and ``accessToken()`` waits for that
+    /// refresh. With `.blocking` (and `.skip`, for an expired token) the
+    /// refresh or validation happens before this returns (offline →
+    /// `offline(Session)`, never `signedOut`). Calls made while
     /// it runs (``accessToken()``, ``send(_:)``) wait for it; a second call
     /// joins the first. Called again later, it re-reads the store and adopts
     /// what another process wrote, without passing through `restoring`.
     ///
+    /// A read the store cannot do yet (a locked device) is tried again by
+    /// itself: when protected data becomes available, when the app becomes
+    /// active, and on a bounded timer. Called again while signed out or
+    /// expired, it never goes back to `restoring`.
+    ///
     /// - Throws: ``SessionError/storeCorrupted`` when the record was unreadable
-    ///   (it was moved aside; the state is `signedOut`), or
-    ///   ``SessionError/storeUnavailable`` when it cannot be read right now
-    ///   (the state stays `restoring`; call again later).
+    ///   (it was moved aside; the state is `signedOut`),
+    ///   ``SessionError/storeInaccessible`` when the store refuses this app
+    ///   for a reason waiting cannot fix (a missing entitlement, a damaged
+    ///   item, a newer app's record: the state is `signedOut`, the item is
+    ///   kept), or ``SessionError/storeUnavailable`` when it cannot be read
+    ///   right now (the state stays `restoring`; it is retried).
     @discardableResult
     public func restore() async throws(SessionError) -> SessionState {
         startObservingLifecycle()
@@ -42,6 +53,8 @@ extension SessionClient {
     /// read from seeing "not signed in" for a person who is.
     func ensureRestored() async throws(SessionError) {
         if hasRestored || current != nil { return }
+        // The lazy restore is a first use too: refresh-on-resume and the last-chance save follow from here.
+        startObservingLifecycle()
         let task = restoreTask ?? startRestore()
         guard let result = await BoundedWait.value(of: task, atMost: configuration.restoreWait, clock: clock) else {
             throw SessionError.storeUnavailable.with(
@@ -65,7 +78,8 @@ extension SessionClient {
             hasRestored = true
             return .success(broadcaster.current)
         }
-        broadcaster.set(.restoring)
+        // Only the first read shows `restoring`: a second one (a new window) must not tear down a sign-in form.
+        if !hasRestored { broadcaster.set(.restoring) }
         let read: Result<StoredSession?, SessionStoreError> = await withStoreAccess {
             do throws(SessionStoreError) {
                 return .success(try await store.load())
@@ -89,10 +103,18 @@ extension SessionClient {
                 broadcaster.set(.signedOut)
                 return .failure(SessionError.storeCorrupted.with(underlying: error.reason))
             }
+            if error.isInaccessible || error.isUnsupportedVersion {
+                // No unlock fixes this: let the person reach the sign-in screen; the item stays as it is.
+                logger.error("The stored session cannot be reached by this app", metadata: ["reason": "\(error)"])
+                endRestore(showing: .signedOut)
+                return .failure(SessionError.storeInaccessible.with(underlying: error.reason))
+            }
             // The state stays `restoring`: the store may be readable later (a locked device).
             logger.error("The stored session could not be read", metadata: ["reason": "\(error)"])
+            if !hasRestored { scheduleRestoreRetry() }
             return .failure(SessionError.storeUnavailable.with(underlying: error.reason))
         }
+        restoreSucceeded()
         pendingOAuth = PendingOAuth(record)
         lastSeenSequence = max(lastSeenSequence, record?.sequence ?? 0)
         // Before any expiry decision: the device clock may be days off the server's.
@@ -100,9 +122,8 @@ extension SessionClient {
         guard let record, record.holdsSession else {
             // A record may hold only an OAuth sign-in in progress: its verifier waits for the callback.
             logger.info("No stored session; signed out")
-            hasRestored = true
-            broadcaster.set(.signedOut)
-            return .success(.signedOut)
+            endRestore(showing: .signedOut)
+            return .success(broadcaster.current)
         }
         let session = record.session
         generation += 1
@@ -111,6 +132,16 @@ extension SessionClient {
         lastStoredRefreshToken = record.refreshToken
         hasRestored = true
 
+        if machine.isExpired(session, now: clock.now), configuration.launchValidation == .background {
+            // The person sees their signed-in screen at once, not a spinner
+            // through a network round trip; nothing gets the expired token:
+            // `accessToken()` and `send` wait for this refresh (single flight),
+            // and a terminal answer still ends the session (docs/PROTOCOL.md, "Launch").
+            logger.info("The stored access token has expired; showing the session and refreshing behind it")
+            broadcaster.set(.signedIn(session))
+            validation = Task { [weak self] in await self?.refreshAtLaunch(generation: gen) }
+            return .success(broadcaster.current)
+        }
         if machine.isExpired(session, now: clock.now) {
             logger.info(
                 "The stored access token has expired; refreshing before reporting signed in",
@@ -136,6 +167,17 @@ extension SessionClient {
             validation = Task { [weak self] in await self?.validate(generation: gen) }
         }
         return .success(broadcaster.current)
+    }
+
+    /// The background launch's refresh of an expired stored session.
+    func refreshAtLaunch(generation gen: UInt64) async {
+        guard gen == generation, current != nil else { return }
+        do {
+            _ = try await refreshSession(reason: .expired, honouringBackoff: false)
+        } catch {
+            // The refresh path already set `offline`, `needsAttention` or `expired`.
+            logger.notice("The stored session could not be refreshed at launch", metadata: ["reason": "\(error.message)"])
+        }
     }
 
     /// Asks the server whether the session still stands (a `currentUser` call,

@@ -4,7 +4,8 @@ import Logging
 /// Following the app's lifecycle: `resume()` when the app becomes active, a
 /// last save attempt when it goes to the background.
 ///
-/// Observation starts lazily, with the first ``restore()``, never in `init`;
+/// Observation starts lazily, with the client's first use (``restore()``,
+/// or the launch read a first call such as ``accessToken()`` starts), never in `init`;
 /// it ends with ``shutdown()`` (which also finishes the state stream the
 /// observer watches), or when the app's event source ends.
 extension SessionClient {
@@ -51,8 +52,13 @@ extension SessionClient {
     func handleLifecycleEvent(_ event: AppLifecycleEvent) async {
         guard !isShutDown else { return }
         switch event {
-        case .didBecomeActive:
-            logger.debug("The app became active; resuming")
+        case .didBecomeActive, .protectedDataDidBecomeAvailable:
+            if restoreIsPending {
+                // The launch read failed (a locked device): read again rather than sit on `restoring`.
+                await retryRestore(because: event == .didBecomeActive ? "the app became active" : "protected data available")
+                return
+            }
+            logger.debug("The app became active or was unlocked; resuming")
             await resume()
         case .didEnterBackground:
             // The app may be killed from here on without notice: a session that

@@ -199,7 +199,7 @@ extension SessionClient {
             guard gen == generation else { return }
             do {
                 let user = try await confirm(session)
-                if gen == generation { await updateUser(user) }
+                if gen == generation { await replaceUser(with: user) }
                 return
             } catch where error.isTransient {
                 continue

@@ -10,6 +10,9 @@ import SessionCore
 /// store's lock, then a re-read of the store before asking the server).
 /// docs/PROTOCOL.md walks through it step by step.
 extension SessionClient {
+    /// How long a refresh waits when the store was out of reach (a locked device); unlocking retries sooner.
+    static let lockedStoreRetry: TimeInterval = 60
+
     /// Why a refresh is wanted; decides when an already refreshed session is good enough.
     enum RefreshReason: Sendable {
         /// The access token has expired: any unexpired session will do.
@@ -47,6 +50,22 @@ extension SessionClient {
         // A held, unexpired token needs no actor hop; anything else goes through the actor.
         if let token = tokenSnapshot.validToken(now: configuration.clock.now) { return token }
         return try await validSession().accessToken
+    }
+
+    /// The session, as supabase-swift's `auth.session` answers it: waits for
+    /// the launch read (``restore()``, started if nobody has) and refreshes
+    /// an expired access token first (single flight).
+    ///
+    /// ```swift
+    /// let session = try await client.session
+    /// ```
+    ///
+    /// - Throws: ``SessionError/notSignedIn`` when there is no session,
+    ///   ``SessionError/sessionExpired`` when the server ended it, or a
+    ///   transient error (``SessionError/network``…) when its access token
+    ///   expired and cannot be refreshed right now (the session is kept).
+    public var session: Session {
+        get async throws(SessionError) { try await validSession() }
     }
 
     /// Republishes what ``accessToken()`` reads without the actor: called on
@@ -107,6 +126,13 @@ extension SessionClient {
         }
     }
 
+    /// The system is taking the background time back: cancel the flight, so it releases the store's lock.
+    func backgroundTimeExpired(flightID: UInt64) {
+        guard let flight = inflight, flight.id == flightID else { return }
+        logger.notice("Background time ran out during a refresh; cancelling it and releasing the lock")
+        flight.task.cancel()
+    }
+
     func isSatisfied(_ reason: RefreshReason, by session: Session) -> Bool {
         switch reason {
         case .expired: !machine.isExpired(session, now: clock.now)
@@ -131,7 +157,11 @@ extension SessionClient {
         from session: Session, reason: RefreshReason, generation gen: UInt64, flightID: UInt64
     ) async -> Result<Session, SessionError> {
         // Held while the lock is: a suspended app must not sit on a lock its extensions wait for.
-        let activity = configuration.backgroundActivity.begin("SessionKit refresh")
+        // When the background time runs out, the flight is cancelled: its request and lock wait
+        // end, and the lock is released below, before the system suspends the process.
+        let activity = configuration.backgroundActivity.begin("SessionKit refresh") { [weak self] in
+            Task { await self?.backgroundTimeExpired(flightID: flightID) }
+        }
         let lock = planted(.skipLockAndReread) ? nil : await takeLock(for: "refresh")
         let result: Result<Session, SessionError>
         if lock == nil, !planted(.skipLockAndReread), case .scheduled = reason, !machine.isExpired(session, now: clock.now) {
@@ -166,7 +196,17 @@ extension SessionClient {
             session = adopted
         case .signedOutElsewhere:
             return .failure(.notSignedIn)
-        case .unchanged:
+        case .unreadable(let error) where error.isDeviceLocked:
+            // The store can be neither read nor written (a when-unlocked item on a locked
+            // device, a background launch): a rotation now could not be saved, and a kill
+            // would then present a token the server calls reused (docs/PROTOCOL.md, "The Keychain item").
+            logger.notice("Not refreshing while the store is out of reach; trying again later")
+            apply(.retry(after: Self.lockedStoreRetry))
+            return .failure(
+                SessionError.storeUnavailable.with(
+                    message: "The session cannot be refreshed while the device is locked; it is kept.",
+                    underlying: error.reason))
+        case .unchanged, .unreadable:
             break
         }
         guard gen == generation else { return .failure(current == nil ? .notSignedIn : .cancelled) }
@@ -225,7 +265,7 @@ extension SessionClient {
                     from: adopted, reason: reason, generation: gen, lockHeld: lockHeld, attemptsLeft: attemptsLeft - 1)
             case .signedOutElsewhere:
                 return .failure(.notSignedIn)
-            case .unchanged:
+            case .unchanged, .unreadable:
                 logger.notice("The server ended the session", metadata: ["reason": "\(error)"])
                 _ = machine.refreshFailed(.terminal(error), now: clock.now, jitter: 0)
                 broadcaster.publish(.refreshFailed(error, willRetry: false))

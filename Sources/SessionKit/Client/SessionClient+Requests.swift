@@ -36,23 +36,72 @@ extension SessionClient {
     public func me() async throws(SessionError) -> SessionUser {
         let (data, _) = try await authorizedSend(try backend.request(for: .currentUser))
         let user = try backend.decodeUser(data)
-        await updateUser(user)
+        await replaceUser(with: user)
         return user
     }
 
     /// Changes the profile (`PATCH /v1/auth/me`) and returns the updated user.
+    ///
+    /// - Throws: ``SessionError/unsupported`` on a server without the gateway
+    ///   (hosted Supabase): use ``updateUser(_:)`` with `data` there.
     public func updateProfile(_ update: ProfileUpdate) async throws(SessionError) -> SessionUser {
-        let (data, _) = try await authorizedSend(try backend.request(for: .updateProfile(update)))
+        let data = try await gatewayOnly("updateProfile", hint: "use updateUser(UserAttributes(data: …)), which GoTrue has") {
+            () async throws(SessionError) in try await authorizedSend(try backend.request(for: .updateProfile(update))).0
+        }
         let user = try backend.decodeUser(data)
-        await updateUser(user)
+        await replaceUser(with: user)
+        return user
+    }
+
+    /// Changes the user's email, password or metadata, as supabase-swift's
+    /// `auth.update(user:)` does (`PUT /auth/v1/user`), and returns the updated user.
+    ///
+    /// A new email is confirmed by mail first (the user keeps the old one
+    /// until then); a new password signs out the account's other sessions.
+    ///
+    /// - Throws: ``SessionError/reauthenticationRequired`` when the server
+    ///   wants fresh proof (pass `currentPassword`, or the emailed `nonce`),
+    ///   ``SessionError/invalidRequest`` (a weak password, a taken address),
+    ///   ``SessionError/unsupported`` on a backend without it.
+    @discardableResult
+    public func updateUser(_ attributes: UserAttributes) async throws(SessionError) -> SessionUser {
+        let (data, _) = try await authorizedSend(try backend.request(for: .updateUser(attributes)))
+        let user = try backend.decodeUser(data)
+        await replaceUser(with: user)
         return user
     }
 
     /// Deletes the account, then ends the session here.
-    public func deleteAccount() async throws(SessionError) {
-        _ = try await authorizedSend(try backend.request(for: .deleteAccount))
+    ///
+    /// - Parameter currentPassword: fresh proof, needed when the session
+    ///   signed in longer ago than the server's re-authentication window
+    ///   (10 minutes by default on `auth-server`).
+    /// - Throws: ``SessionError/reauthenticationRequired`` (ask for the
+    ///   password and call again; the session is kept), or
+    ///   ``SessionError/unsupported`` on a server without self-service
+    ///   deletion (hosted Supabase: the message names the usual pattern).
+    public func deleteAccount(currentPassword: String? = nil) async throws(SessionError) {
+        let proof = AccountDeletion(currentPassword: currentPassword)
+        _ = try await gatewayOnly(
+            "deleteAccount",
+            hint: "hosted Supabase has no self-service deletion; the usual pattern is a server function (an Edge Function) that checks the user's access token and deletes the user with the service-role key (auth.admin.deleteUser)"
+        ) { () async throws(SessionError) in try await authorizedSend(try backend.request(for: .deleteAccount(proof))).0 }
         logger.info("The account was deleted; signed out")
         await endSession(.signedOut)
+    }
+
+    /// Runs a call to `auth-server`'s gateway; on a GoTrue backend whose
+    /// server has none (a 404: hosted Supabase), answers ``SessionError/unsupported``
+    /// with `hint` instead of a bare "not found".
+    private func gatewayOnly(
+        _ operation: String, hint: String, _ call: () async throws(SessionError) -> Data
+    ) async throws(SessionError) -> Data {
+        do {
+            return try await call()
+        } catch where error == .notFound && backend is GoTrueBackend {
+            throw SessionError.unsupported.with(
+                message: "This server does not offer \(operation) (no /v1 gateway): \(hint).", status: error.status)
+        }
     }
 
     /// This user's signed-in devices (`GET /v1/sessions`).

@@ -12,7 +12,7 @@ extension SessionClient {
     /// someone else never renames the person). Saving is best effort: the
     /// user is a convenience, the tokens are untouched, and a failed save is
     /// logged; the next refresh's save carries the user anyway.
-    func updateUser(_ user: SessionUser) async {
+    func replaceUser(with user: SessionUser) async {
         guard var session = current, session.user?.id == nil || session.user?.id == user.id else { return }
         guard session.user != user else { return }
         session.user = user

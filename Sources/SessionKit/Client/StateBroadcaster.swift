@@ -22,6 +22,8 @@ final class StateBroadcaster: @unchecked Sendable {
     private var state: SessionState = .restoring
     private var stateContinuations: [UUID: AsyncStream<SessionState>.Continuation] = [:]
     private var eventContinuations: [UUID: AsyncStream<SessionEvent>.Continuation] = [:]
+    // Event subscribers that came while `restoring` and still wait for their `initialSession`.
+    private var awaitingInitial: Set<UUID> = []
     private var finished = false
     private var ending: SessionError?
 
@@ -53,16 +55,28 @@ final class StateBroadcaster: @unchecked Sendable {
         return stream
     }
 
+    /// A new event stream. Its first event is `initialSession`: at once when
+    /// the launch read has ended, else when it ends (as supabase-swift's
+    /// `initialSession`), so an app routing on events learns where it stands.
     func events() -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(256))
         let id = UUID()
-        let isFinished: Bool = lock.withLock {
-            if !finished { eventContinuations[id] = continuation }
-            return finished
+        delivery.withLock {
+            let (known, isFinished): (SessionState?, Bool) = lock.withLock {
+                if !finished {
+                    eventContinuations[id] = continuation
+                    if state == .restoring { awaitingInitial.insert(id) }
+                }
+                return (state == .restoring ? nil : state, finished)
+            }
+            if let known, !isFinished { continuation.yield(.initialSession(known.session)) }
+            if isFinished { continuation.finish() }
         }
-        if isFinished { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
-            self?.lock.withLock { _ = self?.eventContinuations.removeValue(forKey: id) }
+            self?.lock.withLock {
+                _ = self?.eventContinuations.removeValue(forKey: id)
+                _ = self?.awaitingInitial.remove(id)
+            }
         }
         return stream
     }
@@ -70,11 +84,16 @@ final class StateBroadcaster: @unchecked Sendable {
     /// Sets the state; publishes only when it changed.
     func set(_ newState: SessionState) {
         delivery.withLock {
-            let subscribers: [AsyncStream<SessionState>.Continuation] = lock.withLock {
-                guard newState != state else { return [] }
-                state = newState
-                return Array(stateContinuations.values)
-            }
+            let (subscribers, initial): ([AsyncStream<SessionState>.Continuation], [AsyncStream<SessionEvent>.Continuation]) =
+                lock.withLock {
+                    guard newState != state else { return ([], []) }
+                    state = newState
+                    guard newState != .restoring, !awaitingInitial.isEmpty else { return (Array(stateContinuations.values), []) }
+                    let waiting = awaitingInitial.compactMap { eventContinuations[$0] }
+                    awaitingInitial = []
+                    return (Array(stateContinuations.values), waiting)
+                }
+            for continuation in initial { continuation.yield(.initialSession(newState.session)) }
             for continuation in subscribers { continuation.yield(newState) }
         }
     }
@@ -93,6 +112,7 @@ final class StateBroadcaster: @unchecked Sendable {
                 defer {
                     stateContinuations = [:]
                     eventContinuations = [:]
+                    awaitingInitial = []
                 }
                 return (Array(stateContinuations.values), Array(eventContinuations.values))
             }

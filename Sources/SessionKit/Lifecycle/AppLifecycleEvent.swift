@@ -5,4 +5,7 @@ public enum AppLifecycleEvent: Sendable, Hashable {
     /// The app went to the background (on macOS: stopped being the active app),
     /// where it may be suspended or killed at any moment.
     case didEnterBackground
+    /// The device was unlocked (`UIApplication.protectedDataDidBecomeAvailableNotification`):
+    /// a keychain item out of reach until now can be read.
+    case protectedDataDidBecomeAvailable
 }

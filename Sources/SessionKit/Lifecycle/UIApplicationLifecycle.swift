@@ -2,8 +2,9 @@
 import Foundation
 import UIKit
 
-/// `UIApplication.didBecomeActiveNotification` and `didEnterBackgroundNotification`
-/// as ``AppLifecycleEvent``s (iOS, tvOS, visionOS, Mac Catalyst).
+/// `UIApplication.didBecomeActiveNotification`, `didEnterBackgroundNotification`
+/// and `protectedDataDidBecomeAvailableNotification` as ``AppLifecycleEvent``s
+/// (iOS, tvOS, visionOS, Mac Catalyst).
 ///
 /// Scene-based apps get them too: the application becomes active with its
 /// first foreground scene. App extensions do not; there the stream stays silent.
@@ -21,6 +22,9 @@ public struct UIApplicationLifecycle: AppLifecycleEvents {
         let observers = NotificationObservers(center: .default)
         observers.add(UIApplication.didBecomeActiveNotification) { continuation.yield(.didBecomeActive) }
         observers.add(UIApplication.didEnterBackgroundNotification) { continuation.yield(.didEnterBackground) }
+        observers.add(UIApplication.protectedDataDidBecomeAvailableNotification) {
+            continuation.yield(.protectedDataDidBecomeAvailable)
+        }
         continuation.onTermination = { _ in observers.removeAll() }
         return stream
     }

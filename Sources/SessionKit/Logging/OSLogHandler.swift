@@ -7,7 +7,7 @@ import os
 /// so SessionKit's log shows in Console.app and Xcode with the app's own.
 ///
 /// ```swift
-/// var configuration = SessionClientConfiguration(backend: backend, store: KeychainSessionStore())
+/// var configuration = SessionClientConfiguration(backend: .goTrue(url: authURL, apiKey: anonKey), store: KeychainSessionStore())
 /// configuration.logger = Logger(label: "SessionKit") { OSLogHandler(label: $0, subsystem: "com.example.app") }
 /// ```
 ///

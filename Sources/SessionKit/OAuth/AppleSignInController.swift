@@ -12,7 +12,7 @@ import Foundation
 /// Keep the controller alive until `signIn` returns (a `@State` or a property).
 ///
 /// ```swift
-/// let apple = AppleSignInController { view.window! }
+/// let apple = AppleSignInController { SystemWebAuthenticationPresenter.keyWindow() }
 /// let result = try await apple.signIn(with: client, savingName: true)
 /// // result.fullName: Apple sends it once; keep it.
 /// ```

@@ -7,6 +7,6 @@ public struct AppleSignInResult: Sendable, Hashable {
     /// The name Apple sent (first authorization only); keep it, Apple will not send it again.
     public var fullName: AppleFullName?
     /// Why the name could not be written to the user's metadata, when that was asked and failed.
-    /// The sign-in stands either way; the app may retry with ``SessionClient/updateProfile(_:)``.
+    /// The sign-in stands either way; the app may retry with ``SessionClient/updateUser(_:)``.
     public var nameNotSaved: SessionError?
 }

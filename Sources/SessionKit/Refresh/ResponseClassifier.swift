@@ -42,6 +42,14 @@ enum ResponseClassifier {
         // One answer for a wrong, expired or used email code; GoTrue says so with 403.
         if goTrue == .otpExpired { return make(.codeInvalid, keepServerMessage: false) }
         if goTrue == .emailProviderDisabled { return make(.unsupported) }
+        // Fresh proof wanted for this action only: the session stands (a 403 or 400, never an end).
+        if code == .reauthenticationRequired || goTrue == .reauthenticationNeeded || goTrue == .reauthenticationNotValid
+            || goTrue == .currentPasswordMismatch
+        {
+            let wrongProof = goTrue == .currentPasswordMismatch || goTrue == .reauthenticationNotValid
+            let error = make(.reauthenticationRequired, keepServerMessage: false)
+            return wrongProof ? error.with(message: "That password (or code) is not right. Check it and try again.") : error
+        }
         if code == .authRequired || goTrue == .noAuthorization || goTrue == .badJWT {
             return make(.authRequired, keepServerMessage: false)
         }

@@ -59,15 +59,15 @@ public final class FileSessionStore: SessionStore {
             if !FileManager.default.fileExists(atPath: path) { return nil }
             throw .readFailed(String(describing: error))
         }
+        // The version first: a newer app's record may not decode as ours, and is left alone, never moved aside.
+        if let version = StoredSession.formatVersion(of: data), version > StoredSession.currentVersion {
+            throw .unsupportedVersion(version)
+        }
         let record: StoredSession
         do {
             record = try WireCoding.decoder().decode(StoredSession.self, from: data)
         } catch {
             throw .corrupt(detail: Self.describe(error), movedTo: .file(try moveAside()))
-        }
-        if record.version > StoredSession.currentVersion {
-            // Written by a newer app: leave it alone rather than lose it.
-            throw .unsupportedVersion(record.version)
         }
         // No token at all is a record without a session (an OAuth sign-in in
         // progress, or a sign-out's sequence); one token alone is damage.

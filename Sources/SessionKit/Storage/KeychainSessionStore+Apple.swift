@@ -6,24 +6,29 @@ extension KeychainSessionStore {
     /// follows UIKit's protected-data state where there is one.
     ///
     /// - Parameters:
-    ///   - service: the keychain service (default: the app's bundle id + ".sessionkit").
+    ///   - service: the keychain service (default ``defaultService``, the same in the app and its extensions).
     ///   - account: the item's account name.
-    ///   - accessGroup: a keychain access group shared with app extensions.
+    ///   - accessGroup: a keychain access group shared with app extensions; `nil` for the app's default group.
     ///   - accessibility: when the item can be read (default: after first unlock, this device only).
     ///   - usesDataProtectionKeychain: on macOS, use the data-protection keychain (default), where access groups work.
+    ///   - previousServices: services earlier versions wrote the record under; `nil` for SessionKit's
+    ///     earlier default, `<bundle id>.sessionkit`. Found records are moved to the current item.
     ///   - lockDirectory: a folder every process sharing the item can reach (an app group folder), for the refresh lock.
     ///   - protectedDataWait: how long `load` waits for the device to be unlocked.
+    ///   - installMarker: opt-in (default off): forget a session a deleted install left in the keychain,
+    ///     such as `UserDefaultsInstallMarker()`; docs/PROTOCOL.md, "The Keychain item", has the trade-off.
     /// - Important: Unavailable in iOS, tvOS and visionOS app extensions, which
     ///   have no `UIApplication`: they pass `keychain: SecItemKeychain()` and
-    ///   `protectedData: AlwaysAvailableProtectedData()` to the designated initialiser.
+    ///   `protectedData: KeychainProbeProtectedData(keychain:accessGroup:)` to the designated initialiser.
     @available(iOSApplicationExtension, unavailable)
     @available(tvOSApplicationExtension, unavailable)
     @available(visionOSApplicationExtension, unavailable)
     @available(macCatalystApplicationExtension, unavailable)
     public init(
-        service: String? = nil, account: String = "session", accessGroup: String? = nil,
+        service: String = KeychainSessionStore.defaultService, account: String = "session", accessGroup: String? = nil,
         accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly, usesDataProtectionKeychain: Bool = true,
-        lockDirectory: URL? = nil, protectedDataWait: Duration = .seconds(10)
+        previousServices: [String]? = nil, lockDirectory: URL? = nil, protectedDataWait: Duration = .seconds(10),
+        installMarker: (any InstallMarker)? = nil
     ) {
         #if canImport(UIKit) && !os(watchOS)
         let protectedData: any ProtectedDataAvailability = UIApplicationProtectedData()
@@ -34,7 +39,8 @@ extension KeychainSessionStore {
         self.init(
             keychain: SecItemKeychain(), service: service, account: account, accessGroup: accessGroup,
             accessibility: accessibility, usesDataProtectionKeychain: usesDataProtectionKeychain,
-            lockDirectory: lockDirectory, protectedData: protectedData, protectedDataWait: protectedDataWait)
+            previousServices: previousServices, lockDirectory: lockDirectory, protectedData: protectedData,
+            protectedDataWait: protectedDataWait, installMarker: installMarker)
     }
 }
 #endif

@@ -21,7 +21,7 @@ extension KeychainSessionStore {
                 // Locked: before the first unlock, or a when-unlocked item on a locked device.
                 break
             default:
-                throw .readFailed("keychain: \(status)")
+                throw Self.inaccessible(status, item) ?? .readFailed("keychain: \(status)")
             }
             // Wait once for the person to unlock, then read again; the client retries after that.
             guard !waited else { throw Self.locked(status) }
@@ -42,7 +42,7 @@ extension KeychainSessionStore {
                 throw .deviceLocked("the keychain cannot be searched before the first unlock (\(updated))")
             }
         default:
-            throw Self.writeFailure(updated, "updating")
+            throw writeFailure(updated, "updating")
         }
         let added = keychain.add(item, data: data)
         switch added {
@@ -51,9 +51,9 @@ extension KeychainSessionStore {
         case .duplicateItem:
             // Another process (an extension) added it since our update: replace theirs.
             let retried = keychain.update(item, data: data)
-            guard retried == .success else { throw Self.writeFailure(retried, "updating after a concurrent add") }
+            guard retried == .success else { throw writeFailure(retried, "updating after a concurrent add") }
         default:
-            throw Self.writeFailure(added, "adding")
+            throw writeFailure(added, "adding")
         }
     }
 
@@ -65,7 +65,7 @@ extension KeychainSessionStore {
             // Missing or different: another process wrote or cleared it in between, or the keychain lost it.
             guard readBack == data else { throw .verificationFailed }
         default:
-            throw Self.writeFailure(status, "reading back")
+            throw writeFailure(status, "reading back")
         }
     }
 
@@ -100,14 +100,50 @@ extension KeychainSessionStore {
         return .keychain(aside)
     }
 
+    /// Refuses to overwrite or delete a record of a newer format: another app
+    /// sharing the access group on a newer SDK still needs it.
+    func refuseNewerRecord() throws(SessionStoreError) {
+        let (status, data) = keychain.copyData(item)
+        switch status {
+        case .success:
+            if let data, let version = StoredSession.formatVersion(of: data), version > StoredSession.currentVersion {
+                throw .unsupportedVersion(version)
+            }
+        case .itemNotFound:
+            return  // nothing there yet (or hidden before the first unlock: the write itself says so)
+        default:
+            throw writeFailure(status, "reading before writing")
+        }
+    }
+
+    /// The error for a status no unlock can fix, naming the cause and the fix; `nil` for any other.
+    static func inaccessible(_ status: KeychainStatus, _ item: KeychainItem) -> SessionStoreError? {
+        switch status {
+        case .missingEntitlement:
+            let group = item.accessGroup.map { "the access group \"\($0)\"" } ?? "its default access group"
+            return .inaccessible(
+                "the keychain refused \(group) (\(status)). The target lacks the keychain entitlement: list the "
+                    + "group, with its team ID prefix, under Keychain Sharing in every target that shares the session "
+                    + "(the app and each extension), or pass a group the target has. On macOS, sign the app with a "
+                    + "keychain-access-groups entitlement; the data-protection keychain needs one.")
+        case .decode:
+            return .inaccessible(
+                "the keychain could not decode \(item) (\(status)). The item is damaged; it is left in place. "
+                    + "Sign in again; if saving keeps failing, the app can delete the item.")
+        default:
+            return nil
+        }
+    }
+
     /// A read the locked device refused, or answered "not found" before the first unlock.
     static func locked(_ status: KeychainStatus) -> SessionStoreError {
         .deviceLocked("the keychain answered \(status) before the device was unlocked")
     }
 
     /// A write that failed: transient when the device is locked, otherwise a write failure.
-    static func writeFailure(_ status: KeychainStatus, _ step: String) -> SessionStoreError {
+    func writeFailure(_ status: KeychainStatus, _ step: String) -> SessionStoreError {
         if status == .interactionNotAllowed { return .deviceLocked("\(step): \(status)") }
+        if let refused = Self.inaccessible(status, item) { return refused }
         return .writeFailed("keychain, \(step): \(status)")
     }
 

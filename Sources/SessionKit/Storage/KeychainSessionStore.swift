@@ -10,15 +10,32 @@ import SessionCore
 /// call goes through ``KeychainAPI``: `SecItemKeychain` on Apple platforms,
 /// an in-memory fake in tests, so all of the logic here runs on Linux too.
 ///
+/// - **Identity.** The item is service ``defaultService`` (`"SessionKit"`),
+///   account `"session"`, in `accessGroup` (by default none named: the
+///   process's default group). Nothing comes from `Bundle.main`, which in an
+///   app extension names the extension: the app and every extension of it
+///   ask for the same item (docs/PROTOCOL.md, "The Keychain item").
+/// - **Earlier identities.** When the item is absent, `load` looks for one an
+///   earlier version wrote: under the bundle-derived service
+///   (`<bundle id>.sessionkit`), or without a group when one is named now. It
+///   copies it to the current identity, reads the copy back, and only then
+///   deletes the original, named with its exact group: a kill at any step
+///   loses nothing.
 /// - `save` updates the item, adds it if there is none (updating again if
-///   another process added it meanwhile), then reads it back and compares.
+///   another process added it meanwhile), then reads it back and compares. It
+///   never overwrites a record of a newer format (another app sharing the
+///   group on a newer SDK): that is ``SessionStoreError/unsupportedVersion(_:)``.
 /// - `load` believes "no item" only when protected data is available: before
 ///   the first unlock after a restart (a prewarmed launch) the keychain says
 ///   `errSecItemNotFound` or `errSecInteractionNotAllowed` for an item that is
 ///   there. It then waits a while for the person to unlock and reads again,
-///   or throws ``SessionStoreError/deviceLocked(_:)``, never `nil`: the
-///   client's `restore()` stays `.restoring` and can be called again.
-/// - An item that cannot be decoded is copied to the account
+///   or throws ``SessionStoreError/deviceLocked(_:)``, never `nil`.
+/// - A keychain that refuses the app (`errSecMissingEntitlement`: no
+///   entitlement, or a group the target lacks; `errSecDecode`: a damaged item)
+///   is ``SessionStoreError/inaccessible(_:)``, naming the cause and the fix;
+///   the item is left where it is.
+/// - The format version is read before the record is decoded: a newer one is
+///   left untouched. An item that cannot be decoded is copied to the account
 ///   `<account>.corrupt-<id>`, deleted, and reported as
 ///   ``SessionStoreError/corrupt(detail:movedTo:)``.
 /// - Accessibility defaults to `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`:
@@ -47,15 +64,24 @@ import SessionCore
 /// ```
 ///
 /// `UIApplication` does not exist in extensions, so an extension passes its
-/// keychain and protected-data source itself:
-/// `KeychainSessionStore(keychain: SecItemKeychain(), protectedData: AlwaysAvailableProtectedData(), ...)`.
+/// keychain and protected-data source itself, with the same group:
+/// `KeychainSessionStore(keychain: keychain, accessGroup: "TEAMID.com.example.shared", protectedData: KeychainProbeProtectedData(keychain: keychain, accessGroup: "TEAMID.com.example.shared"), ...)`
+/// with `let keychain = SecItemKeychain()`: the probe asks the keychain whether the device was unlocked.
 public struct KeychainSessionStore: SessionStore {
+    /// The service every process of an app uses unless told otherwise.
+    public static let defaultService = "SessionKit"
+
     /// The item holding the record.
     public let item: KeychainItem
+    /// Services earlier versions may have written the record under; searched when the item is absent.
+    public let previousServices: [String]
     /// Where the cross-process refresh lock lives (an app group folder), if anywhere.
     public let lockDirectory: URL?
     /// How long `load` waits for protected data before it reports the device locked.
     public let protectedDataWait: Duration
+    /// Opt-in: where this install marks that it has run, so a session a deleted
+    /// install left in the keychain is forgotten at the first load (docs/PROTOCOL.md, "The Keychain item", has the trade-off).
+    public let installMarker: (any InstallMarker)?
 
     let keychain: any KeychainAPI
     let protectedData: any ProtectedDataAvailability
@@ -74,41 +100,50 @@ public struct KeychainSessionStore: SessionStore {
     ///
     /// - Parameters:
     ///   - keychain: the keychain calls, `SecItemKeychain` on Apple platforms.
-    ///   - service: the keychain service (default: the app's bundle id + ".sessionkit").
+    ///   - service: the keychain service (default ``defaultService``, the same in the app and its extensions).
     ///   - account: the item's account name.
-    ///   - accessGroup: a keychain access group shared with app extensions.
+    ///   - accessGroup: a keychain access group shared with app extensions; `nil` for the process's default group.
     ///   - accessibility: when the item can be read (default: after first unlock, this device only).
     ///   - usesDataProtectionKeychain: on macOS, use the data-protection keychain (default), where access groups work.
+    ///   - previousServices: services earlier versions wrote the record under; `nil` for SessionKit's own
+    ///     earlier default (`<bundle id>.sessionkit`, for the app and, in an extension, its containing app).
     ///   - lockDirectory: a folder every process sharing the item can reach, for the refresh lock.
     ///   - protectedData: whether protected data is readable yet.
     ///   - protectedDataWait: how long `load` waits for the device to be unlocked.
+    ///   - installMarker: opt-in (default off): forget a session a deleted install left;
+    ///     docs/PROTOCOL.md, "The Keychain item", has the trade-off.
     public init(
-        keychain: any KeychainAPI, service: String? = nil, account: String = "session", accessGroup: String? = nil,
-        accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly, usesDataProtectionKeychain: Bool = true,
-        lockDirectory: URL? = nil, protectedData: any ProtectedDataAvailability,
-        protectedDataWait: Duration = .seconds(10)
+        keychain: any KeychainAPI, service: String = KeychainSessionStore.defaultService, account: String = "session",
+        accessGroup: String? = nil, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
+        usesDataProtectionKeychain: Bool = true, previousServices: [String]? = nil, lockDirectory: URL? = nil,
+        protectedData: any ProtectedDataAvailability, protectedDataWait: Duration = .seconds(10),
+        installMarker: (any InstallMarker)? = nil
     ) {
         self.item = KeychainItem(
-            service: service ?? ((Bundle.main.bundleIdentifier ?? "SessionKit") + ".sessionkit"), account: account,
-            accessGroup: accessGroup, accessibility: accessibility,
+            service: service, account: account, accessGroup: accessGroup, accessibility: accessibility,
             usesDataProtectionKeychain: usesDataProtectionKeychain)
+        self.previousServices = (previousServices ?? Self.bundleDerivedServices(Bundle.main)).filter { $0 != service }
         self.keychain = keychain
         self.lockDirectory = lockDirectory
         self.protectedData = protectedData
         self.protectedDataWait = protectedDataWait
+        self.installMarker = installMarker
     }
 
     public func load() async throws(SessionStoreError) -> StoredSession? {
-        guard let data = try await readItem() else { return nil }
+        if let installMarker, !installMarker.isMarked() { try await forgetDeletedInstallSession() }
+        var found = try await readItem()
+        if found == nil { found = try await moveEarlierItem() }
+        guard let data = found else { return nil }
+        // The version before the full decode: a newer SDK's record may not decode as ours.
+        if let version = StoredSession.formatVersion(of: data), version > StoredSession.currentVersion {
+            throw .unsupportedVersion(version)  // left in place: the newer app still needs it
+        }
         let record: StoredSession
         do {
             record = try WireCoding.decoder().decode(StoredSession.self, from: data)
         } catch {
             throw .corrupt(detail: Self.describe(error), movedTo: try moveAside(data))
-        }
-        if record.version > StoredSession.currentVersion {
-            // Written by a newer app: leave it alone rather than lose it.
-            throw .unsupportedVersion(record.version)
         }
         // No token at all is a record without a session (an OAuth sign-in in
         // progress, or a sign-out's sequence); one token alone is damage.
@@ -126,24 +161,29 @@ public struct KeychainSessionStore: SessionStore {
         } catch {
             throw .writeFailed("encoding: \(error)")
         }
+        try refuseNewerRecord()
         try await write(data)
         try verify(data)
     }
 
     public func clear() async throws(SessionStoreError) {
+        try refuseNewerRecord()
         let status = keychain.delete(item)
         switch status {
         case .success:
-            return
+            break
         case .itemNotFound:
             // Nothing to delete, unless the item is only hidden until the first unlock.
-            if await protectedData.isAvailable { return }
-            throw .deviceLocked("the keychain cannot be searched before the first unlock (\(status))")
+            guard await protectedData.isAvailable else {
+                throw .deviceLocked("the keychain cannot be searched before the first unlock (\(status))")
+            }
         case .interactionNotAllowed:
             throw .deviceLocked("deleting: \(status)")
         default:
-            throw .deleteFailed("keychain: \(status)")
+            throw Self.inaccessible(status, item) ?? .deleteFailed("keychain: \(status)")
         }
+        // A copy an interrupted move left under an earlier identity must not come back after a sign-out.
+        try deleteEarlierItems()
     }
 
     public func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock {

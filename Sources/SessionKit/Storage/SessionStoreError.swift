@@ -7,7 +7,7 @@ import FoundationNetworking
 public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {
         case corrupt, unsupportedVersion, readFailed, writeFailed, verificationFailed, lockFailed, deleteFailed
-        case deviceLocked
+        case deviceLocked, inaccessible
     }
 
     private let kind: Kind
@@ -53,6 +53,13 @@ public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConverti
     public static func deviceLocked(_ detail: String) -> Self {
         Self(.deviceLocked, "The stored session cannot be reached while the device is locked: \(detail)")
     }
+    /// The store refuses this app for a reason unlocking the device cannot
+    /// fix: the keychain entitlement or access group is missing
+    /// (`errSecMissingEntitlement`), or the item is damaged (`errSecDecode`).
+    /// The record is left where it is; `detail` names the cause and the fix.
+    public static func inaccessible(_ detail: String) -> Self {
+        Self(.inaccessible, "This app cannot reach its stored session: \(detail)")
+    }
     /// The record could not be deleted.
     public static func deleteFailed(_ detail: String) -> Self {
         Self(.deleteFailed, "The stored session could not be deleted: \(detail)")
@@ -63,6 +70,13 @@ public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConverti
 
     /// True when the record is out of reach until the device is unlocked (``deviceLocked(_:)``).
     public var isDeviceLocked: Bool { kind == .deviceLocked }
+
+    /// True when only a change to the app (its entitlements, its access
+    /// group) or a new sign-in helps (``inaccessible(_:)``), never waiting.
+    public var isInaccessible: Bool { kind == .inaccessible }
+
+    /// True when the record was written by a newer SDK and left untouched (``unsupportedVersion(_:)``).
+    public var isUnsupportedVersion: Bool { kind == .unsupportedVersion }
 
     public var description: String { reason }
 

@@ -94,6 +94,21 @@ public struct StoredSession: Sendable, Hashable, Codable {
     /// False for a record that holds only a pending OAuth verifier, or only a sign-out's sequence.
     public var holdsSession: Bool { !accessToken.isEmpty && !refreshToken.isEmpty }
 
+    /// The format version of an encoded record, read before anything else:
+    /// a newer SDK's record may not decode as this one's, and must then be
+    /// reported as newer, never taken for damage and moved aside.
+    ///
+    /// - Returns: `nil` when `data` is not a JSON object with an integer `version`.
+    public static func formatVersion(of data: Data) -> Int? {
+        struct Header: Decodable { let version: Int }
+        do {
+            return try JSONDecoder().decode(Header.self, from: data).version
+        } catch {
+            // Not a record at all: the caller's full decode reports the damage.
+            return nil
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case version, user
         case accessToken = "access_token"

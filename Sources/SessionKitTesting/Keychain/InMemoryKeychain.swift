@@ -4,57 +4,54 @@ import FoundationNetworking
 #endif
 import SessionKit
 
-/// A keychain in memory that answers as `SecItem*` does, for testing
+/// One process's view of a ``SimulatedDeviceKeychain``, answering as `SecItem*`
+/// does for a process with these entitlements: for testing
 /// ``KeychainSessionStore`` without the Security framework.
 ///
-/// It keeps raw bytes, so a test can plant an item the store cannot decode;
-/// it can answer any `OSStatus` on the next calls of an operation; it can
-/// play the device before its first unlock; and it counts calls.
+/// Every rule (groups, the default group, accessibility while locked, -34018)
+/// is the device's, documented there. On top of them a test can script: answer
+/// any `OSStatus` on the next calls of an operation; run another process's
+/// action just before a call; plant raw bytes the store cannot decode; count calls.
 ///
 /// ```swift
-/// let keychain = InMemoryKeychain()
-/// keychain.failNext(.copy, with: .interactionNotAllowed)
-/// keychain.beforeNext(.add) { $0.plant(Data("theirs".utf8), for: item) }  // another process wins the race
+/// let device = SimulatedDeviceKeychain()
+/// let app = device.process(accessGroups: ["TEAMID.com.example.app"])
+/// let widget = device.process(accessGroups: ["TEAMID.com.example.shared", "TEAMID.com.example.app.widget"])
+/// app.failNext(.copy, with: .interactionNotAllowed)
+/// app.beforeNext(.add) { $0.plant(Data("theirs".utf8), for: item) }  // another process wins the race
 /// ```
-///
-/// Items are named by service, account and access group, as generic
-/// passwords are; accessibility is stored with each item, never matched on.
-/// One simplification: here an item without an access group is found only
-/// without one, where the real keychain files it in the app's default group
-/// and matches a query without a group against every group the app has.
 public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
-    /// The four calls of ``KeychainAPI``.
+    /// The calls of ``KeychainAPI``.
     public enum Operation: Sendable, Hashable, CaseIterable {
-        case add, update, copy, delete
+        case add, update, copy, delete, find
     }
 
     /// What the keychain holds for one item.
-    public struct StoredItem: Sendable, Hashable {
-        public var data: Data
-        public var accessibility: KeychainAccessibility
-    }
+    public typealias StoredItem = SimulatedDeviceKeychain.StoredItem
+    private typealias Key = SimulatedDeviceKeychain.Key
 
-    private struct Key: Hashable {
-        let service: String
-        let account: String
-        let accessGroup: String?
+    /// The groups of an app without Keychain Sharing: its app ID.
+    public static let defaultAccessGroups = ["TEAMID.com.example.app"]
 
-        init(_ item: KeychainItem) {
-            service = item.service
-            account = item.account
-            accessGroup = item.accessGroup
-        }
-    }
+    /// The device keychain this process sees.
+    public let device: SimulatedDeviceKeychain
+    /// This process's access groups, in the order the keychain uses them (the first is the default).
+    public let accessGroups: [String]
 
     // Everything below is read and written under `lock`.
     private let lock = NSLock()
-    private var items: [Key: StoredItem] = [:]
     private var scripted: [Operation: [KeychainStatus]] = [:]
     private var hooks: [Operation: [@Sendable (InMemoryKeychain) -> Void]] = [:]
     private var counts: [Operation: Int] = [:]
-    private var lockedAnswer: KeychainStatus?
+    private var callsBeforeDeath: Int?
 
-    public init() {}
+    /// - Parameters:
+    ///   - device: the keychain shared with other processes (a new device by default).
+    ///   - accessGroups: this process's entitlements; empty for a process without any.
+    public init(device: SimulatedDeviceKeychain = SimulatedDeviceKeychain(), accessGroups: [String] = defaultAccessGroups) {
+        self.device = device
+        self.accessGroups = accessGroups
+    }
 
     // MARK: - Scripting
 
@@ -68,33 +65,53 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
         lock.withLock { hooks[operation, default: []].append(action) }
     }
 
-    /// Plays a device restarted and not unlocked yet: every call answers
-    /// `status` (`.interactionNotAllowed`, or `.itemNotFound` as some prewarmed
-    /// launches see) until ``unlock()``.
+    /// Kills this process after `calls` more keychain calls: every later call
+    /// answers `errSecNotAvailable` and changes nothing, as a process that no
+    /// longer runs does. A relaunch is a new process on the same ``device``.
+    public func kill(afterCalls calls: Int) {
+        lock.withLock { callsBeforeDeath = calls }
+    }
+
+    /// Restarts the device and leaves it before its first unlock: every call
+    /// answers `status` (`.interactionNotAllowed`, or `.itemNotFound` as iOS 15
+    /// and later answer) until ``unlock()``.
     public func lockBeforeFirstUnlock(answering status: KeychainStatus = .interactionNotAllowed) {
-        lock.withLock { lockedAnswer = status }
+        device.restart(answering: status)
     }
 
     /// The person unlocks the device: items are readable again.
     public func unlock() {
-        lock.withLock { lockedAnswer = nil }
+        device.unlock()
     }
 
     // MARK: - Inspecting
 
-    /// Writes raw bytes into an item, as another process or an older version would.
+    /// Writes raw bytes into an item, as another process or an older version
+    /// would, whatever the lock state; an item without a group lands in this process's default group.
     public func plant(_ data: Data, for item: KeychainItem) {
-        lock.withLock { items[Key(item)] = StoredItem(data: data, accessibility: item.accessibility) }
+        let group = item.accessGroup ?? accessGroups.first ?? ""
+        let key = Key(accessGroup: group, service: item.service, account: item.account)
+        device.lock.withLock { device.items[key] = StoredItem(data: data, accessibility: item.accessibility) }
     }
 
-    /// What is stored for `item`, whatever the lock state.
+    /// What is stored for `item`, whatever the lock state: the first match
+    /// in this process's groups when `item` names none.
     public func storedItem(_ item: KeychainItem) -> StoredItem? {
-        lock.withLock { items[Key(item)] }
+        device.lock.withLock { matches(item, in: device.items).first.flatMap { device.items[$0] } }
     }
 
-    /// The account names of every item, sorted.
+    /// The account names of every item in this process's groups, sorted.
     public var accounts: [String] {
-        lock.withLock { items.keys.map(\.account).sorted() }
+        device.lock.withLock { device.items.keys.filter { accessGroups.contains($0.accessGroup) }.map(\.account).sorted() }
+    }
+
+    /// Every item on the device, with its group, whatever the entitlements.
+    public var allItems: [KeychainItem] {
+        device.lock.withLock {
+            device.items.map {
+                KeychainItem(service: $0.key.service, account: $0.key.account, accessGroup: $0.key.accessGroup, accessibility: $0.value.accessibility)
+            }.sorted { ($0.accessGroup ?? "", $0.service, $0.account) < ($1.accessGroup ?? "", $1.service, $1.account) }
+        }
     }
 
     /// How many times `operation` was called, scripted answers included.
@@ -105,38 +122,105 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
     // MARK: - KeychainAPI
 
     public func add(_ item: KeychainItem, data: Data) -> KeychainStatus {
-        perform(.add) {
-            guard $0[Key(item)] == nil else { return .duplicateItem }
-            $0[Key(item)] = StoredItem(data: data, accessibility: item.accessibility)
+        perform(.add, item) { items, scope in
+            // An add without a group lands in the first group the process has (the kSecAttrAccessGroup reference).
+            let key = Key(accessGroup: scope[0], service: item.service, account: item.account)
+            if let blocked = device.outOfReach(item.accessibility) { return blocked == .itemNotFound ? .interactionNotAllowed : blocked }
+            guard items[key] == nil else { return .duplicateItem }
+            items[key] = StoredItem(data: data, accessibility: item.accessibility)
             return .success
         }
     }
 
     public func update(_ item: KeychainItem, data: Data) -> KeychainStatus {
-        perform(.update) {
-            guard $0[Key(item)] != nil else { return .itemNotFound }
-            $0[Key(item)] = StoredItem(data: data, accessibility: item.accessibility)
+        perform(.update, item) { items, scope in
+            let found = matches(item, in: items, scope: scope)
+            if let blocked = reachability(of: found, in: items) { return blocked }
+            guard !found.isEmpty else { return .itemNotFound }
+            // SecItemUpdate changes every item the query matches.
+            for key in found { items[key] = StoredItem(data: data, accessibility: item.accessibility) }
             return .success
         }
     }
 
     public func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?) {
         var data: Data?
-        let status = perform(.copy) {
-            guard let stored = $0[Key(item)] else { return .itemNotFound }
-            data = stored.data
+        let status = perform(.copy, item) { items, scope in
+            let found = matches(item, in: items, scope: scope)
+            if let blocked = reachability(of: found, in: items) { return blocked }
+            guard let first = found.first else { return .itemNotFound }
+            data = items[first]?.data
             return .success
         }
         return (status, status == .success ? data : nil)
     }
 
-    public func delete(_ item: KeychainItem) -> KeychainStatus {
-        perform(.delete) { $0.removeValue(forKey: Key(item)) == nil ? .itemNotFound : .success }
+    public func findItems(_ item: KeychainItem) -> (status: KeychainStatus, items: [KeychainItem]) {
+        var result: [KeychainItem] = []
+        let status = perform(.find, item) { items, scope in
+            let found = matches(item, in: items, scope: scope)
+            if let blocked = reachability(of: found, in: items) { return blocked }
+            guard !found.isEmpty else { return .itemNotFound }
+            result = found.map {
+                KeychainItem(
+                    service: $0.service, account: $0.account, accessGroup: $0.accessGroup,
+                    accessibility: items[$0]?.accessibility ?? item.accessibility)
+            }
+            return .success
+        }
+        return (status, status == .success ? result : [])
     }
 
-    /// Counts the call, runs a hook outside the lock, then answers a scripted
-    /// status, the locked answer, or what `body` does to the items.
-    private func perform(_ operation: Operation, _ body: (inout [Key: StoredItem]) -> KeychainStatus) -> KeychainStatus {
+    public func delete(_ item: KeychainItem) -> KeychainStatus {
+        perform(.delete, item) { items, scope in
+            let found = matches(item, in: items, scope: scope)
+            if let blocked = reachability(of: found, in: items) { return blocked }
+            guard !found.isEmpty else { return .itemNotFound }
+            // SecItemDelete deletes every item the query matches.
+            for key in found { items.removeValue(forKey: key) }
+            return .success
+        }
+    }
+
+    // MARK: - Rules
+
+    /// The groups a call on `item` may touch, or `nil` when it is refused with `errSecMissingEntitlement`.
+    private func scope(of item: KeychainItem) -> [String]? {
+        // No entitlement at all: -34018 on every call (TN3137; errSecMissingEntitlement).
+        guard !accessGroups.isEmpty else { return nil }
+        guard let group = item.accessGroup else { return accessGroups }
+        // A group the process does not hold is refused, never searched (kSecAttrAccessGroup).
+        return accessGroups.contains(group) ? [group] : nil
+    }
+
+    /// The keys `item` matches in `scope` (every group this process holds by default), in group order.
+    private func matches(_ item: KeychainItem, in items: [Key: StoredItem], scope: [String]? = nil) -> [Key] {
+        let groups = scope ?? (item.accessGroup.map { [$0] } ?? accessGroups)
+        return groups.map { Key(accessGroup: $0, service: item.service, account: item.account) }.filter { items[$0] != nil }
+    }
+
+    /// The locked answer when any matched item is out of reach now (or the device was never unlocked).
+    private func reachability(of found: [Key], in items: [Key: StoredItem]) -> KeychainStatus? {
+        if device.isBeforeFirstUnlock { return device.outOfReach(nil) }
+        for key in found {
+            if let blocked = device.outOfReach(items[key]?.accessibility) { return blocked }
+        }
+        return nil
+    }
+
+    /// Counts the call, runs a hook outside the locks, then answers a scripted
+    /// status, the entitlement refusal, or what `body` does to the device's items.
+    private func perform(
+        _ operation: Operation, _ item: KeychainItem,
+        _ body: (inout [Key: StoredItem], [String]) -> KeychainStatus
+    ) -> KeychainStatus {
+        let dead: Bool = lock.withLock {
+            guard let left = callsBeforeDeath else { return false }
+            if left <= 0 { return true }
+            callsBeforeDeath = left - 1
+            return false
+        }
+        if dead { return .notAvailable }
         let hook: (@Sendable (InMemoryKeychain) -> Void)? = lock.withLock {
             counts[operation, default: 0] += 1
             guard var pending = hooks[operation], !pending.isEmpty else { return nil }
@@ -145,14 +229,14 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
             return first
         }
         hook?(self)
-        return lock.withLock {
-            if var pending = scripted[operation], !pending.isEmpty {
-                let status = pending.removeFirst()
-                scripted[operation] = pending
-                return status
-            }
-            if let lockedAnswer { return lockedAnswer }
-            return body(&items)
+        let script: KeychainStatus? = lock.withLock {
+            guard var pending = scripted[operation], !pending.isEmpty else { return nil }
+            let status = pending.removeFirst()
+            scripted[operation] = pending
+            return status
         }
+        if let script { return script }
+        guard let groups = scope(of: item) else { return .missingEntitlement }
+        return device.lock.withLock { body(&device.items, groups) }
     }
 }

@@ -123,7 +123,7 @@ struct ImportSessionTests {
         }
         #expect(try await f.store.load()?.refreshToken == existing?.refreshToken)
         #expect(f.client.currentState == stateBefore)
-        #expect(await f.client.session()?.refreshToken == existing?.refreshToken)
+        #expect(await f.client.currentSession?.refreshToken == existing?.refreshToken)
     }
 
     @Test func aSuspendedAccountIsTyped() async throws {
@@ -159,7 +159,7 @@ struct ImportSessionTests {
             try await f.client.importSession(
                 accessToken: held.accessToken, refreshToken: held.refreshToken, expiresAt: Self.expiry(of: held))
         }
-        #expect(await f.client.session() == nil)
+        #expect(await f.client.currentSession == nil)
         #expect(try await flaky.load() == nil)
     }
 

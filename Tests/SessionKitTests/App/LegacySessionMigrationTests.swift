@@ -65,7 +65,7 @@ struct LegacySessionMigrationTests {
         let json = #"{"accessToken":"\#(held.accessToken)","refreshToken":"\#(held.refreshToken)","expiresAt":"2026-01-01T01:00:00Z"}"#
         try #require(UserDefaults(suiteName: defaults.suiteName)).set(json, forKey: Self.key)
         let outcome = await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client)
-        #expect(outcome == .imported(try #require(await f.client.session())))
+        #expect(outcome == .imported(try #require(await f.client.currentSession)))
         #expect(defaults.store.data(forKey: Self.key) == nil)
     }
 

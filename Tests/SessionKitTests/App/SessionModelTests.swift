@@ -95,6 +95,33 @@ struct SessionModelTests {
         await run.value
     }
 
+    /// The whole journey through the model, each step reporting through `lastError` (issue 28 item 7).
+    @Test func theJourneyReportsThroughLastError() async throws {
+        let f = await Fixture.make()
+        let model = SessionModel(client: f.client)
+        let run = Task { await model.run() }
+        let created = await model.signUp(email: "grace@example.com", password: "short")
+        #expect(created == nil)
+        await f.fake.inject(.goTrueError(status: 422, code: .weakPassword, message: "Password should be at least 8 characters."), on: .signUp)
+        #expect(await model.signUp(email: "grace@example.com", password: "short") == nil)
+        #expect(model.lastError == .invalidRequest)
+        guard case .signedIn? = await model.signUp(email: "grace@example.com", password: "long-enough-pw") else {
+            Issue.record("sign-up did not sign in: \(String(describing: model.lastError))")
+            return
+        }
+        #expect(model.lastError == nil)
+        #expect(await model.updateUser(UserAttributes(data: ["nickname": .string("Grace")])))
+        #expect(await model.updateProfile(ProfileUpdate(firstName: "Grace")))
+        await f.fake.inject(.gatewayError(status: 403, code: .reauthenticationRequired), on: .deleteMe)
+        #expect(await model.deleteAccount() == false)
+        #expect(model.lastError == .reauthenticationRequired)
+        #expect(model.isSignedIn)
+        #expect(await model.deleteAccount(currentPassword: "long-enough-pw"))
+        #expect(await Self.until { model.phase == .signedOut })
+        await f.client.shutdown()
+        await run.value
+    }
+
     /// Offline is still signed in: the app shows its content with a banner, not the sign-in screen.
     @Test func offlineIsSignedIn() async throws {
         let f = await Fixture.make()

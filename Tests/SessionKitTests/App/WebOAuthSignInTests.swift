@@ -65,7 +65,7 @@ struct WebOAuthSignInTests {
             try await WebOAuthSignIn(client: f.client, presenter: presenter).signIn(provider: "strava", redirectTo: Self.redirect)
         }
         #expect(await f.fake.count(.pkceGrant) == 0)
-        #expect(await f.client.session() == nil)
+        #expect(await f.client.currentSession == nil)
     }
 
     @Test(arguments: ["https://example.com/callback", "http://127.0.0.1:8123/callback"])
@@ -88,6 +88,6 @@ struct WebOAuthSignInTests {
         #expect(await model.lastError == .oauthDenied)
         let approving = ScriptedWebAuthenticationPresenter(.approve(at: f.fake, email: Self.oauthEmail))
         #expect(await model.signIn(provider: "strava", redirectTo: Self.redirect, presenter: approving))
-        #expect(await f.client.session()?.user?.email == Self.oauthEmail)
+        #expect(await f.client.currentSession?.user?.email == Self.oauthEmail)
     }
 }

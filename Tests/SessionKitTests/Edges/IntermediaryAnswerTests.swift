@@ -47,7 +47,7 @@ struct IntermediaryAnswerTests {
         await f.injectOnRefresh(answer.fault)
         await #expect(throws: SessionError.self) { try await f.client.accessToken() }
         // Kept: in memory, in the store, and still honoured by the server.
-        #expect(await f.client.session()?.refreshToken == old.refreshToken)
+        #expect(await f.client.currentSession?.refreshToken == old.refreshToken)
         #expect(try await f.storedRefreshToken() == old.refreshToken)
         #expect(f.client.currentState.isSignedIn)
         #expect(await f.serverHonours(old.refreshToken))
@@ -73,7 +73,7 @@ struct IntermediaryAnswerTests {
             // Some answers are the caller's error (a 403 page, a portal): that is fine, a sign-out is not.
         }
         #expect(f.client.currentState.isSignedIn)
-        let session = try #require(await f.client.session())
+        let session = try #require(await f.client.currentSession)
         #expect(try await f.storedRefreshToken() == session.refreshToken)
         #expect(await f.serverHonours(session.refreshToken))
         // Usable once the fault clears.

@@ -41,7 +41,7 @@ struct ModelFindingsTests {
         _ = try await c1.value
         let stored = try #require(try await shared.load())
         #expect(stored.refreshToken == latest.refreshToken, "a late save pushed the store back to an older token")
-        #expect(await widget.client.session()?.refreshToken == latest.refreshToken)
+        #expect(await widget.client.currentSession?.refreshToken == latest.refreshToken)
         #expect(await fake.isFamilyActive(refreshToken: stored.refreshToken))
     }
 
@@ -59,7 +59,7 @@ struct ModelFindingsTests {
         let lifetime = try #require(session.lifetime)
         await f.clock.advance(by: lifetime - 120)
         #expect(await fake.count(.refresh) == 0, "a proactive refresh went ahead without the store's lock")
-        #expect(await f.client.session()?.refreshToken == session.refreshToken)
+        #expect(await f.client.currentSession?.refreshToken == session.refreshToken)
         // Once the token is unusable, a refresh goes without the lock (rule D), re-reading first.
         f.expireAccessToken()
         _ = try await f.client.accessToken()

@@ -25,7 +25,7 @@ struct OrderingTests {
         try await signOut.value
         #expect(try await f.storedRefreshToken() == again.refreshToken)
         #expect(f.client.currentState == .signedIn(again))
-        #expect(await f.client.session() == again)
+        #expect(await f.client.currentSession == again)
     }
 
     @Test func aSaveRetriedAfterASignOutDoesNotWriteTheOldSessionBack() async throws {

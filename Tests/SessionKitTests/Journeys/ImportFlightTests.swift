@@ -79,8 +79,8 @@ struct ImportFlightTests {
 
         #expect(await a.fake.count(.refresh) == 1)
         let stored = try #require(try await a.store.load())
-        #expect(await a.client.session()?.refreshToken == stored.refreshToken)
-        #expect(await b.client.session()?.refreshToken == stored.refreshToken)
+        #expect(await a.client.currentSession?.refreshToken == stored.refreshToken)
+        #expect(await b.client.currentSession?.refreshToken == stored.refreshToken)
         #expect(await a.fake.isFamilyActive(refreshToken: stored.refreshToken))
     }
 
@@ -102,7 +102,7 @@ struct ImportFlightTests {
         await gate.open()
         _ = await run.value
 
-        #expect(await eventually { await f.client.session()?.refreshToken != held.refreshToken })
+        #expect(await eventually { await f.client.currentSession?.refreshToken != held.refreshToken })
         let stored = try #require(try await f.store.load())
         #expect(stored.refreshToken != held.refreshToken)
         #expect(await f.fake.isFamilyActive(refreshToken: stored.refreshToken))

@@ -32,7 +32,7 @@ struct LenientRefreshAnswerTests {
         await f.fake.inject(.body(Data(body.utf8)), on: .refresh)
         let token = try await f.client.accessToken()
         #expect(token == "opaque-access-1")
-        let session = try #require(await f.client.session())
+        let session = try #require(await f.client.currentSession)
         #expect(session.refreshToken == Self.refreshToken)
         #expect(session.refreshToken != old.refreshToken)
         #expect(session.user?.id == "42")

@@ -34,7 +34,7 @@ struct ProviderSignInTests {
         await f.fake.inject(fault, on: .me, times: 3)
 
         await #expect(throws: SessionError.self) { try await f.client.handleOAuthCallback(callback) }
-        #expect(await f.client.session() == existing)
+        #expect(await f.client.currentSession == existing)
         #expect(f.client.currentState == .signedIn(existing))
         #expect(try await f.store.load()?.refreshToken == stored.refreshToken)
         #expect(await f.fake.isFamilyActive(refreshToken: existing.refreshToken))

@@ -61,6 +61,6 @@ struct RedirectTests {
         #expect(!seen.contains { $0.path.hasPrefix("/stolen") })
         let moved = try #require(seen.first { $0.path == "/moved" })
         #expect(moved.authorization == "Bearer \(session.accessToken)")
-        #expect(await f.client.session() == session)
+        #expect(await f.client.currentSession == session)
     }
 }

@@ -40,7 +40,7 @@ struct TruthfulStateTests {
 
         let updated = try await f.client.updateProfile(ProfileUpdate(firstName: "Ada", metadata: ["team": "engines"]))
         #expect(updated.userMetadata["team"] == "engines")
-        #expect(await f.client.session()?.user == updated)
+        #expect(await f.client.currentSession?.user == updated)
         #expect(f.client.currentState.session?.user == updated)
         #expect(try await f.store.load()?.user == updated)
 
@@ -62,7 +62,7 @@ struct TruthfulStateTests {
         let session = try await f.signIn()
         await f.fake.inject(.body(Data(#"{"id":"someone-else","email":"eve@example.com"}"#.utf8)), on: .user)
         _ = try await f.client.me()
-        #expect(await f.client.session()?.user == session.user)
+        #expect(await f.client.currentSession?.user == session.user)
     }
 
     @Test func anUnreachableAPIDoesNotMarkTheAuthServerOffline() async throws {

@@ -76,7 +76,7 @@ struct AppleNameTests {
         #expect(result.session.user?.userMetadata["full_name"] == "Ada King Lovelace")
         #expect(result.session.user?.userMetadata["family_name"] == "Lovelace")
         #expect(try await f.store.load()?.user?.userMetadata["given_name"] == "Ada")
-        #expect(await f.fake.count(.updateMe) == 1)
+        #expect(await f.fake.count(.updateUser) == 1)
         let seen = await events.finish(f.client)
         #expect(seen.contains { if case .userUpdated(let user) = $0 { user.userMetadata["full_name"] == "Ada King Lovelace" } else { false } })
     }
@@ -90,7 +90,7 @@ struct AppleNameTests {
         let result = try await f.client.signInWithApple(
             idToken: token, nonce: nonce.raw, fullName: hasName ? Self.name : AppleFullName(nil), savingName: saving)
         #expect(result.fullName == (hasName ? Self.name : nil))
-        #expect(await f.fake.count(.updateMe) == 0)
+        #expect(await f.fake.count(.updateUser) == 0)
     }
 
     /// A server that cannot store it keeps the sign-in; the app is told, and has the name.
@@ -98,7 +98,7 @@ struct AppleNameTests {
         let f = await Fixture.make()
         let nonce = AppleSignInNonce()
         let token = await f.fake.appleIDToken(sub: "001234.abcd", email: nil, nonce: nonce.raw)
-        await f.fake.inject(.gatewayError(status: 500, code: .internal), on: .updateMe)
+        await f.fake.inject(.goTrueError(status: 500, code: GoTrueErrorCode("unexpected_failure")), on: .updateUser)
         let result = try await f.client.signInWithApple(idToken: token, nonce: nonce.raw, fullName: Self.name, savingName: true)
         #expect(result.nameNotSaved == .server)
         #expect(result.fullName == Self.name)

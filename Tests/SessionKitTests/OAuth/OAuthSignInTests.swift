@@ -119,7 +119,7 @@ struct OAuthSignInTests {
         #expect(await f.clock.waitForSleepers(count: 1))
         await f.clock.advance(by: 2)
         #expect(await eventually { await f.fake.count(.me) >= 2 })
-        #expect(await f.client.session()?.refreshToken == session.refreshToken)
+        #expect(await f.client.currentSession?.refreshToken == session.refreshToken)
     }
 
     @Test func aRefusedConfirmationStoresNothing() async throws {
@@ -129,7 +129,7 @@ struct OAuthSignInTests {
         await f.fake.inject(.gatewayError(status: 401, code: .sessionExpired), on: .me, times: 2)
         await #expect(throws: SessionError.self) { try await f.client.handleOAuthCallback(callback) }
         #expect(try await f.store.load()?.holdsSession != true)
-        #expect(await f.client.session() == nil)
+        #expect(await f.client.currentSession == nil)
     }
 
     /// Hosted Supabase has no gateway: a 404 from `/v1/auth/me` falls back to `/auth/v1/user`.
@@ -183,7 +183,7 @@ struct OAuthSignInTests {
             try await f.client.handleOAuthCallback(Self.tokenCallback(issued, userID: userID, state: nil))
         }
         #expect(try await f.store.load() == nil)
-        #expect(await f.client.session() == nil)
+        #expect(await f.client.currentSession == nil)
     }
 
     @Test(arguments: [nil, "forged-state"])

@@ -12,19 +12,32 @@ struct KeychainFixture {
     static let t0 = Date(timeIntervalSince1970: 1_767_225_600)
     static let wait = Duration.seconds(7)
 
-    let keychain = InMemoryKeychain()
+    static let sharedGroup = "TEAMID.com.example.shared"
+    static let appGroup = "TEAMID.com.example.app"
+    static let widgetGroup = "TEAMID.com.example.app.widget"
+    /// What version 1 of SessionKit named the item: the app's bundle id + ".sessionkit".
+    static let bundleDerivedService = "com.example.app.sessionkit"
+
+    let keychain: InMemoryKeychain
     let protectedData: ScriptedProtectedData
     let store: KeychainSessionStore
 
+    /// - Parameters:
+    ///   - keychain: the process (by default an app holding the shared group, then its app ID, on a new device).
+    ///   - accessGroup: the group the store names (the shared one by default).
     init(
         protectedDataAvailable: Bool = true, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
-        lockDirectory: URL? = nil
+        lockDirectory: URL? = nil,
+        keychain: InMemoryKeychain = InMemoryKeychain(accessGroups: [Self.sharedGroup, Self.appGroup]),
+        accessGroup: String? = Self.sharedGroup, previousServices: [String] = [Self.bundleDerivedService],
+        installMarker: (any InstallMarker)? = nil
     ) {
+        self.keychain = keychain
         protectedData = ScriptedProtectedData(isAvailable: protectedDataAvailable)
         store = KeychainSessionStore(
-            keychain: keychain, service: "com.example.app.sessionkit", accessGroup: "TEAMID.com.example.shared",
-            accessibility: accessibility, lockDirectory: lockDirectory, protectedData: protectedData,
-            protectedDataWait: Self.wait)
+            keychain: keychain, accessGroup: accessGroup, accessibility: accessibility,
+            previousServices: previousServices, lockDirectory: lockDirectory, protectedData: protectedData,
+            protectedDataWait: Self.wait, installMarker: installMarker)
     }
 
     /// The item the store keeps its record in.

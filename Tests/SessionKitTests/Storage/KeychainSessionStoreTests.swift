@@ -17,7 +17,7 @@ struct KeychainSessionStoreTests {
         try await f.store.save(record)
         #expect(f.keychain.count(.update) == 1)
         #expect(f.keychain.count(.add) == 1)
-        #expect(f.keychain.count(.copy) == 1)  // the read-back
+        #expect(f.keychain.count(.copy) == 2)  // the format check before writing, and the read-back
         #expect(f.storedData == (try KeychainFixture.encoded(record)))
         #expect(try await f.store.load() == record)
     }
@@ -49,6 +49,7 @@ struct KeychainSessionStoreTests {
         let f = KeychainFixture()
         let item = f.item
         let other = try KeychainFixture.encoded(KeychainFixture.record(access: "someone-else"))
+        f.keychain.beforeNext(.copy) { _ in }  // the format check before writing
         f.keychain.beforeNext(.copy) { $0.plant(other, for: item) }
         await #expect(throws: SessionStoreError.verificationFailed) {
             try await f.store.save(KeychainFixture.record())
@@ -58,6 +59,7 @@ struct KeychainSessionStoreTests {
     @Test func aMissingItemOnReadBackFailsVerification() async throws {
         let f = KeychainFixture()
         let item = f.item
+        f.keychain.beforeNext(.copy) { _ in }  // the format check before writing
         f.keychain.beforeNext(.copy) { _ = $0.delete(item) }  // another process signed out in between
         await #expect(throws: SessionStoreError.verificationFailed) {
             try await f.store.save(KeychainFixture.record())
@@ -135,6 +137,29 @@ struct KeychainSessionStoreTests {
         try f.plant(newer)
         await #expect(throws: SessionStoreError.unsupportedVersion(99)) { try await f.store.load() }
         #expect(f.keychain.accounts == ["session"])
+    }
+
+    @Test func aNewerFormatThatDoesNotDecodeIsLeftInPlaceNotMovedAside() async throws {
+        let f = KeychainFixture()
+        // A newer SDK's record whose fields this one cannot decode.
+        let newer = Data(#"{"version": 2, "tokens": {"a": "b"}}"#.utf8)
+        f.keychain.plant(newer, for: f.item)
+        let error = await #expect(throws: SessionStoreError.unsupportedVersion(2)) { try await f.store.load() }
+        #expect(error?.isUnsupportedVersion == true)
+        #expect(error?.movedTo == nil)
+        #expect(f.storedData == newer)
+        #expect(f.keychain.accounts == ["session"])
+    }
+
+    @Test func anOlderSDKNeverOverwritesOrDeletesANewerRecord() async throws {
+        let f = KeychainFixture()
+        let newer = Data(#"{"version": 2, "tokens": {"a": "b"}}"#.utf8)
+        f.keychain.plant(newer, for: f.item)
+        await #expect(throws: SessionStoreError.unsupportedVersion(2)) { try await f.store.save(KeychainFixture.record()) }
+        await #expect(throws: SessionStoreError.unsupportedVersion(2)) { try await f.store.clear() }
+        #expect(f.storedData == newer)
+        #expect(f.keychain.count(.update) == 0)
+        #expect(f.keychain.count(.delete) == 0)
     }
 
     // MARK: - Corrupt items

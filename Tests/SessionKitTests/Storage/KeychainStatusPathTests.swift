@@ -53,9 +53,11 @@ struct KeychainStatusPathTests {
             f.keychain.failNext(.update, with: .itemNotFound)
             f.keychain.failNext(.update, with: failure.status)
         case .readBack:
+            // The first read is the format check before writing (nothing there yet); the second is the read-back.
+            f.keychain.failNext(.copy, with: .itemNotFound)
             f.keychain.failNext(.copy, with: failure.status)
         }
-        let expected: SessionStoreError = failure.status == .interactionNotAllowed ? .deviceLocked("") : .writeFailed("")
+        let expected = Self.expected(failure.status, otherwise: .writeFailed(""))
         let error = await #expect(throws: expected) { try await f.store.save(KeychainFixture.record()) }
         #expect(error?.reason.contains(failure.status.description) == true)
     }
@@ -65,7 +67,7 @@ struct KeychainStatusPathTests {
         let f = KeychainFixture()
         try f.plant(KeychainFixture.record())
         f.keychain.failNext(.copy, with: status)
-        let error = await #expect(throws: SessionStoreError.readFailed("")) { try await f.store.load() }
+        let error = await #expect(throws: Self.expected(status, otherwise: .readFailed(""))) { try await f.store.load() }
         #expect(error?.reason.contains(status.description) == true)
         // Not "no session", not corrupt: the item is left as it was.
         #expect(f.keychain.accounts == ["session"])
@@ -83,9 +85,17 @@ struct KeychainStatusPathTests {
         let f = KeychainFixture()
         try f.plant(KeychainFixture.record())
         f.keychain.failNext(.delete, with: status)
-        let expected: SessionStoreError = status == .interactionNotAllowed ? .deviceLocked("") : .deleteFailed("")
-        await #expect(throws: expected) { try await f.store.clear() }
+        await #expect(throws: Self.expected(status, otherwise: .deleteFailed(""))) { try await f.store.clear() }
         #expect(f.storedData != nil)
+    }
+
+    /// Locked is transient; a missing entitlement and a damaged item are the app's to fix; the rest fail as `otherwise`.
+    static func expected(_ status: KeychainStatus, otherwise: SessionStoreError) -> SessionStoreError {
+        switch status {
+        case .interactionNotAllowed: .deviceLocked("")
+        case .missingEntitlement, .decode: .inaccessible("")
+        default: otherwise
+        }
     }
 
     @Test func statusesHaveTheSecurityFrameworkValues() {

@@ -61,8 +61,3 @@ struct GatewayRoutes: Sendable {
 }
 
 /// `DELETE /v1/auth/me` body, optional: the proof of presence when the session signed in too long ago.
-struct AccountDeletion: Sendable, Decodable {
-    var currentPassword: String?
-
-    enum CodingKeys: String, CodingKey { case currentPassword = "current_password" }
-}

@@ -32,7 +32,7 @@ final class EventTally: @unchecked Sendable {
                 if !ended { logoutsBeforeEnd += 1 }
             case .tokenRefreshed: refreshes += 1
             case .adoptedStoredSession: adoptions += 1
-            case .signedIn, .refreshFailed, .persistenceFailed, .offline, .online, .userUpdated: break
+            case .initialSession, .signedIn, .refreshFailed, .persistenceFailed, .offline, .online, .userUpdated: break
             }
         }
     }
@@ -43,6 +43,7 @@ final class EventTally: @unchecked Sendable {
             "refresh \(LifeTrace.short(session.refreshToken)), access expires \(session.expiresAt.timeIntervalSince1970)"
         }
         switch event {
+        case .initialSession(let value): return "initialSession(\(value.map(session) ?? "none"))"
         case .signedIn(let value): return "signedIn(\(session(value)))"
         case .tokenRefreshed(let value): return "tokenRefreshed(\(session(value)))"
         case .adoptedStoredSession(let value): return "adoptedStoredSession(\(session(value)))"

@@ -19,7 +19,7 @@ struct TokenCommand: AsyncParsableCommand {
         try await global.execute { context in
             let session = try await context.withSession { client, _ in
                 _ = try await context.spin("Refreshing your session") { try await client.accessToken() }
-                guard let session = await client.session() else { throw CLIError.notSignedIn() }
+                guard let session = await client.currentSession else { throw CLIError.notSignedIn() }
                 return session
             }
             // The one place sessionctl prints a token: this command's whole purpose.

@@ -46,6 +46,9 @@ struct WatchPrinter: Sendable {
             (name, text, fields) = ("persistenceFailed", "could not save the session: \(error.message)", ["message": .string(error.message)])
         case .offline: (name, text, fields) = ("offline", "offline: server unreachable, still signed in", [:])
         case .online: (name, text, fields) = ("online", "back online", [:])
+        case .initialSession:
+            // The state line printed first already says where the person stands.
+            return
         case .adoptedStoredSession(let session):
             (name, text, fields) = ("adoptedStoredSession", "adopted the session another process refreshed", Self.fields(session))
         case .userUpdated(let user):

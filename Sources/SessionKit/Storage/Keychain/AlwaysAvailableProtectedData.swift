@@ -1,5 +1,6 @@
-/// Protected data that is always readable: macOS, watchOS, Linux, and app
-/// extensions, where UIKit's protected-data state cannot be read.
+/// Protected data that is always readable: macOS, watchOS and Linux, where
+/// UIKit's protected-data state cannot be read. Not for iOS app extensions,
+/// which can run before the first unlock: use ``KeychainProbeProtectedData``.
 public struct AlwaysAvailableProtectedData: ProtectedDataAvailability {
     public init() {}
 

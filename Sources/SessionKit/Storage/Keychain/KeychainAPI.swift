@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The four keychain calls ``KeychainSessionStore`` needs, as `SecItem*` answers them.
+/// The five keychain calls ``KeychainSessionStore`` needs, as `SecItem*` answers them.
 ///
 /// The seam between the store's decisions, compiled and tested everywhere,
 /// and the Security framework: `SecItemKeychain` on Apple platforms, an
@@ -26,6 +26,16 @@ public protocol KeychainAPI: Sendable {
     ///
     /// - Returns: `.success` with the data, or a failing status and `nil`.
     func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?)
+
+    /// `SecItemCopyMatching` with `kSecReturnAttributes` and `kSecMatchLimitAll`:
+    /// every item `item` matches, each with the access group it is really in.
+    ///
+    /// Without a group, `item` matches in every group the process holds; this
+    /// is how an item written under an earlier identity is found, and then
+    /// named exactly (with its group) to be deleted.
+    ///
+    /// - Returns: `.success` with the items, or a failing status (`.itemNotFound` for none) and `[]`.
+    func findItems(_ item: KeychainItem) -> (status: KeychainStatus, items: [KeychainItem])
 
     /// `SecItemDelete`: deletes `item`.
     ///

@@ -27,6 +27,19 @@ public struct KeychainAccessibility: Sendable, Hashable, CustomStringConvertible
     /// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`: only on a device with a passcode; deleted if it is removed.
     public static let whenPasscodeSetThisDeviceOnly = Self(.whenPasscodeSetThisDeviceOnly)
 
+    /// Never restored from a backup onto another device (the `ThisDeviceOnly` classes).
+    public var isThisDeviceOnly: Bool {
+        switch kind {
+        case .afterFirstUnlockThisDeviceOnly, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly: true
+        case .afterFirstUnlock, .whenUnlocked: false
+        }
+    }
+
+    /// Readable while the device is locked again after its first unlock (the `AfterFirstUnlock` classes).
+    public var isReadableWhileLocked: Bool {
+        kind == .afterFirstUnlock || kind == .afterFirstUnlockThisDeviceOnly
+    }
+
     /// The Security framework constant's name.
     public var description: String {
         switch kind {

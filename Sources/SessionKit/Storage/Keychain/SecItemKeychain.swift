@@ -36,6 +36,27 @@ public struct SecItemKeychain: KeychainAPI {
         return (KeychainStatus(rawValue: status), result as? Data)
     }
 
+    public func findItems(_ item: KeychainItem) -> (status: KeychainStatus, items: [KeychainItem]) {
+        var query = Self.query(for: item)
+        // Attributes only (no data): kSecReturnData with kSecMatchLimitAll is refused by some keychains.
+        query[kSecReturnAttributes as String] = true
+        query[kSecMatchLimit as String] = kSecMatchLimitAll
+        var result: CFTypeRef?
+        let status = KeychainStatus(rawValue: SecItemCopyMatching(query as CFDictionary, &result))
+        guard status == .success else { return (status, []) }
+        // kSecMatchLimitAll with kSecReturnAttributes answers a CFArray of CFDictionary.
+        guard let rows = result as? [[String: Any]] else { return (.success, []) }
+        let found = rows.map { row in
+            var match = item
+            match.accessGroup = row[kSecAttrAccessGroup as String] as? String
+            if let accessible = row[kSecAttrAccessible as String] as? String {
+                match.accessibility = Self.accessibility(accessible) ?? item.accessibility
+            }
+            return match
+        }
+        return (.success, found)
+    }
+
     public func delete(_ item: KeychainItem) -> KeychainStatus {
         KeychainStatus(rawValue: SecItemDelete(Self.query(for: item) as CFDictionary))
     }
@@ -60,6 +81,15 @@ public struct SecItemKeychain: KeychainAPI {
         }
         #endif
         return query
+    }
+
+    /// The class named by a `kSecAttrAccessible` value read back from the keychain.
+    static func accessibility(_ value: String) -> KeychainAccessibility? {
+        let all: [KeychainAccessibility] = [
+            .whenUnlocked, .whenUnlockedThisDeviceOnly, .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly,
+            .whenPasscodeSetThisDeviceOnly,
+        ]
+        return all.first { (accessible($0) as String) == value }
     }
 
     static func accessible(_ accessibility: KeychainAccessibility) -> CFString {

@@ -9,7 +9,7 @@ import UIKit
 /// on a device with a passcode, while it is locked.
 ///
 /// - Important: `UIApplication.shared` does not exist in app extensions, so
-///   neither does this type; an extension passes ``AlwaysAvailableProtectedData``
+///   neither does this type; an extension passes ``KeychainProbeProtectedData``
 ///   (or its own binding) to ``KeychainSessionStore``.
 @available(iOSApplicationExtension, unavailable)
 @available(tvOSApplicationExtension, unavailable)
