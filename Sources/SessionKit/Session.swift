@@ -42,12 +42,14 @@ public struct Session: Sendable, Hashable {
     }
 }
 
-extension Session: CustomStringConvertible {
-    /// Redacted: tokens show at most their first 6 characters.
+extension Session: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Redacted: no character of either token.
     public var description: String {
-        "Session(access: \(TokenRedaction.prefix(accessToken)), refresh: \(TokenRedaction.prefix(refreshToken)), "
+        "Session(access: \(TokenRedaction.redacted(accessToken)), refresh: \(TokenRedaction.redacted(refreshToken)), "
             + "expiresAt: \(WireCoding.formatDate(expiresAt)), user: \(user?.id ?? "-"))"
     }
+
+    public var debugDescription: String { description }
 }
 
 extension Session {

@@ -62,6 +62,10 @@ public actor SessionClient {
     /// Serialises this client's read-decide-write sequences on the store (see ``withStoreAccess(_:)``).
     var storeBusy = false
     var storeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The import in progress, joined by a second import of the same tokens (see ``importSession(accessToken:refreshToken:expiresAt:user:)``).
+    var importFlight: ImportFlight?
+    /// Hand-rolled session blobs a migration found; a sign-out removes them.
+    var legacySessions: [LegacySessionLocation] = []
 
     /// One refresh in flight, keyed by the refresh token it uses.
     struct RefreshFlight {

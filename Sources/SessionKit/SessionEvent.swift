@@ -31,4 +31,8 @@ public enum SessionEvent: Sendable, Hashable {
     case online
     /// Another process refreshed the shared store; this client adopted its session.
     case adoptedStoredSession(Session)
+    /// The server described the signed-in person anew (``SessionClient/me()``,
+    /// ``SessionClient/updateProfile(_:)``, a provider sign-in's confirmation):
+    /// the session's user is this one now, saved, and the state carries it.
+    case userUpdated(SessionUser)
 }

@@ -192,7 +192,9 @@ public final class SessionModel {
         // The end of a session is told once: on the change into `expired`,
         // not again when a new `run()` replays the current state.
         if case .expired(let reason) = state, self.state != state {
-            lastError = SessionError.sessionExpired.with(message: reason)
+            // The kind the client ended it with (a suspended account stays `accountSuspended`).
+            let ending = client.broadcaster.endingError.flatMap { $0.message == reason ? $0 : nil }
+            lastError = ending ?? SessionError.sessionExpired.with(message: reason)
         }
         // A launch read that failed while the device was locked and succeeded when retried is behind the person.
         if Phase(state) != .restoring, lastError == .storeUnavailable { lastError = nil }
@@ -205,7 +207,7 @@ public final class SessionModel {
             lastError = nil
         case .persistenceFailed(let error):
             lastError = error
-        case .initialSession, .sessionExpired, .tokenRefreshed, .refreshFailed, .signedOut, .offline, .online, .adoptedStoredSession:
+        case .initialSession, .sessionExpired, .tokenRefreshed, .refreshFailed, .signedOut, .offline, .online, .adoptedStoredSession, .userUpdated:
             // Reflected in `state`, or nothing the person must act on.
             break
         }

@@ -65,22 +65,45 @@ public struct SessionUser: Sendable, Hashable, Codable {
         case bannedUntil = "banned_until"
     }
 
+    /// Reads a user leniently: only `id` is required (a string or an integer).
+    ///
+    /// Any other field that cannot be read (an `aud` array is read as its
+    /// first audience, dates in the shapes ``LenientDecoding/date(_:)`` reads)
+    /// is dropped and reported to the decoder's ``DroppedFields``: the user is
+    /// a convenience, and a session answer must never be lost for it.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        aud = try c.decodeIfPresent(String.self, forKey: .aud) ?? ""
-        role = try c.decodeIfPresent(String.self, forKey: .role) ?? ""
-        email = try c.decodeIfPresent(String.self, forKey: .email)
-        emailConfirmedAt = try c.decodeIfPresent(Date.self, forKey: .emailConfirmedAt)
-        phone = try c.decodeIfPresent(String.self, forKey: .phone)
-        lastSignInAt = try c.decodeIfPresent(Date.self, forKey: .lastSignInAt)
-        userMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .userMetadata) ?? [:]
-        appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata) ?? [:]
-        identities = try c.decodeIfPresent([UserIdentity].self, forKey: .identities)
-        isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous)
-        createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
-        updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt)
-        bannedUntil = try c.decodeIfPresent(Date.self, forKey: .bannedUntil)
+        guard let id = LenientDecoding.identifier(try c.decodeIfPresent(JSONValue.self, forKey: .id)) else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: c, debugDescription: "id is missing or not a string or an integer")
+        }
+        self.id = id
+        var fields = LenientFields(container: c, decoder: decoder)
+        aud = fields.audience(.aud) ?? ""
+        role = fields.string(.role) ?? ""
+        email = fields.string(.email)
+        emailConfirmedAt = fields.date(.emailConfirmedAt)
+        phone = fields.string(.phone)
+        lastSignInAt = fields.date(.lastSignInAt)
+        userMetadata = fields.object(.userMetadata) ?? [:]
+        appMetadata = fields.object(.appMetadata) ?? [:]
+        identities = fields.decode([LenientIdentity].self, .identities).map { $0.compactMap(\.identity) }
+        isAnonymous = fields.bool(.isAnonymous)
+        createdAt = fields.date(.createdAt)
+        updatedAt = fields.date(.updatedAt)
+        bannedUntil = fields.date(.bannedUntil)
+    }
+}
+
+/// One element of `identities`: an unreadable identity is dropped, not the user.
+private struct LenientIdentity: Decodable {
+    let identity: UserIdentity?
+    init(from decoder: any Decoder) throws {
+        do {
+            identity = try UserIdentity(from: decoder)
+        } catch {
+            identity = nil
+            DroppedFields.report(UserIdentity.CodingKeys.id, in: decoder)
+        }
     }
 }
 
@@ -131,5 +154,23 @@ public struct UserIdentity: Sendable, Hashable, Codable {
         case createdAt = "created_at"
         case updatedAt = "updated_at"
         case lastSignInAt = "last_sign_in_at"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard let id = LenientDecoding.identifier(try c.decodeIfPresent(JSONValue.self, forKey: .id)),
+            let userId = LenientDecoding.identifier(try c.decodeIfPresent(JSONValue.self, forKey: .userId))
+        else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: c, debugDescription: "an identity needs id and user_id")
+        }
+        self.id = id
+        self.userId = userId
+        var fields = LenientFields(container: c, decoder: decoder)
+        identityId = fields.identifier(.identityId)
+        provider = fields.string(.provider) ?? ""
+        identityData = fields.object(.identityData)
+        createdAt = fields.date(.createdAt)
+        updatedAt = fields.date(.updatedAt)
+        lastSignInAt = fields.date(.lastSignInAt)
     }
 }

@@ -21,6 +21,9 @@ public struct TokenResponse: Sendable, Hashable, Codable {
     /// Tokens of the OAuth provider, when the session came from one.
     public var providerToken: String?
     public var providerRefreshToken: String?
+    /// Fields of the answer that could not be read and were dropped (names
+    /// only, `user.created_at`); empty when everything was read. Not encoded.
+    public var droppedFields: [String] = []
 
     public init(
         accessToken: String, tokenType: String = "bearer", expiresIn: Int, expiresAt: Int?,
@@ -47,26 +50,45 @@ public struct TokenResponse: Sendable, Hashable, Codable {
         case providerRefreshToken = "provider_refresh_token"
     }
 
+    /// Reads the two tokens strictly and everything else leniently (docs/PROTOCOL.md, rule C).
+    ///
+    /// `expires_in` and `expires_at` may be numbers or numbers in strings;
+    /// the user is read as ``SessionUser/init(from:)`` reads one. A field
+    /// that still cannot be read is dropped, its name kept in
+    /// ``droppedFields`` for the client to log, and the answer is kept.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try c.decode(String.self, forKey: .accessToken)
         refreshToken = try c.decode(String.self, forKey: .refreshToken)
-        tokenType = try c.decodeIfPresent(String.self, forKey: .tokenType) ?? "bearer"
-        expiresIn = try Self.decodeSeconds(c, .expiresIn) ?? 0
-        expiresAt = try Self.decodeSeconds(c, .expiresAt)
-        user = try c.decodeIfPresent(SessionUser.self, forKey: .user)
-        providerToken = try c.decodeIfPresent(String.self, forKey: .providerToken)
-        providerRefreshToken = try c.decodeIfPresent(String.self, forKey: .providerRefreshToken)
+        var fields = LenientFields(container: c, decoder: decoder)
+        tokenType = fields.string(.tokenType) ?? "bearer"
+        expiresIn = fields.seconds(.expiresIn) ?? 0
+        expiresAt = fields.seconds(.expiresAt)
+        user = fields.decode(SessionUser.self, .user)
+        providerToken = fields.string(.providerToken)
+        providerRefreshToken = fields.string(.providerRefreshToken)
+        droppedFields = (decoder.userInfo[DroppedFields.key] as? DroppedFields)?.all ?? []
+    }
+}
+
+extension LenientFields {
+    /// Whole seconds: an integer, a fractional number, or either in a string; out of range is dropped.
+    mutating func seconds(_ key: Key) -> Int? {
+        guard let value = raw(key) else { return nil }
+        if let seconds = LenientDecoding.seconds(value), abs(seconds) < 1e11 { return Int(seconds.rounded(.down)) }
+        DroppedFields.report(key, in: decoder)
+        return nil
+    }
+}
+
+extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Redacted: no part of a token.
+    public var description: String {
+        "TokenResponse(access: \(TokenRedaction.redacted(accessToken)), refresh: \(TokenRedaction.redacted(refreshToken)), "
+            + "expiresIn: \(expiresIn), expiresAt: \(expiresAt.map(String.init) ?? "-"), user: \(user?.id ?? "-"))"
     }
 
-    /// Whole seconds, sent as an integer or (by some servers) a fractional number.
-    private static func decodeSeconds(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int? {
-        guard let seconds = try c.decodeIfPresent(Double.self, forKey: key) else { return nil }
-        guard seconds.isFinite, abs(seconds) < 1e11 else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(key.rawValue) is out of range")
-        }
-        return Int(seconds.rounded(.down))
-    }
+    public var debugDescription: String { description }
 }
 
 /// `POST /auth/v1/token?grant_type=refresh_token` body.

@@ -26,6 +26,8 @@ public enum WireCoding {
             }
             return date
         }
+        // Lenient types report the fields they dropped here (see ``DroppedFields``).
+        decoder.userInfo[DroppedFields.key] = DroppedFields()
         return decoder
     }
 

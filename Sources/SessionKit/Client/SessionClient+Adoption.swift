@@ -65,7 +65,7 @@ extension SessionClient {
         pendingWrite = nil
         writeRetryTask?.cancel()
         install(adopted)
-        logger.info("Adopted the session another process refreshed", metadata: ["refresh_token": "\(TokenRedaction.prefix(adopted.refreshToken))"])
+        logger.info("Adopted the session another process refreshed", metadata: ["refresh_token": "\(TokenRedaction.fingerprint(adopted.refreshToken))"])
         broadcaster.publish(.adoptedStoredSession(adopted))
         return adopted
     }

@@ -22,6 +22,7 @@ extension SessionClient {
     func signIn(with request: URLRequest) async throws(SessionError) -> Session {
         let data = try await sendUnauthorized(request, context: .signIn)
         let response = try BackendDecoding.validate(backend.decodeSession(data))
+        noteDroppedFields(of: response)
         let session = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
         try await establish(session)
         return session
@@ -75,6 +76,7 @@ extension SessionClient {
         }
         guard var session = current else {
             // Nothing in memory or the store; make sure nothing is left on disk either.
+            forgetLegacySessions()
             if let error = await clearStoredSession(ended: nil) { throw error }
             hasRestored = true
             broadcaster.set(.signedOut)
@@ -84,6 +86,8 @@ extension SessionClient {
             _ = try await authorizedSend(try backend.request(for: .signOut(.others)))
             return
         }
+        // A leftover blob must never sign this person back in (docs/PROTOCOL.md, "What each failure does").
+        forgetLegacySessions()
         if scope == .global, machine.isExpired(session, now: clock.now) {
             do {
                 session = try await refreshSession(reason: .expired, honouringBackoff: false)
@@ -159,7 +163,8 @@ extension SessionClient {
     /// - Parameter keepingUnsaved: when the tokens cannot be had again (an
     ///   OAuth code is spent once), a failed save keeps them in memory and
     ///   retries the write instead of throwing.
-    func establish(_ session: Session, keepingUnsaved: Bool = false) async throws(SessionError) {
+    ///   - lockHeld: the caller already holds the store's lock (an import's refresh).
+    func establish(_ session: Session, keepingUnsaved: Bool = false, lockHeld: Bool = false) async throws(SessionError) {
         // A sign-in is a first use too: the lifecycle is followed from here (refresh on resume, last-chance save).
         startObservingLifecycle()
         // Invalidate anything in flight for the previous session first.
@@ -170,7 +175,7 @@ extension SessionClient {
         writeRetryTask?.cancel()
         pendingWrite = nil
         let record: StoredSession
-        switch await saveNewSession(session) {
+        switch await saveNewSession(session, lockHeld: lockHeld) {
         case .success(let saved):
             record = saved
         case .failure(let error) where keepingUnsaved && gen == generation:
@@ -246,7 +251,7 @@ extension SessionClient {
         guard generation == endedGeneration else { return }
         switch reason {
         case .expired(let error):
-            broadcaster.set(.expired(reason: error.message))
+            broadcaster.setExpired(by: error)
             if !planted(.silentEnd) { broadcaster.publish(.sessionExpired(message: error.message)) }
         case .silently, .signedOut:
             broadcaster.set(.signedOut)

@@ -38,12 +38,47 @@ extension SessionClient {
     ///     (`nil`: unknown). A JWT's own `exp` wins over it.
     ///   - user: the person, if the app kept them; the server's answer replaces it.
     /// - Returns: the session now in place.
+    /// The import is one flight: a second import of the same refresh token
+    /// while one runs (several windows running the migration at launch) joins
+    /// it, and it runs in a task of its own, so a cancelled caller (a SwiftUI
+    /// `.task` torn down) cannot cancel a refresh the server has already
+    /// committed. Its refresh runs under the store's lock, after a re-read: a
+    /// session another process saved meanwhile is adopted instead.
+    ///
     /// - Throws: ``SessionError/invalidRequest`` (malformed tokens; the message
     ///   names which), ``SessionError/sessionExpired``, ``SessionError/accountSuspended``,
     ///   or ``SessionError/persistenceFailed``.
     @discardableResult
     public func importSession(
         accessToken: String, refreshToken: String, expiresAt: Date?, user: SessionUser? = nil
+    ) async throws(SessionError) -> Session {
+        if let flight = importFlight, flight.refreshToken == refreshToken {
+            logger.info("Joining the import of the same session already in progress")
+            return try await flight.task.value.get()
+        }
+        let task = Task { () async -> Result<Session, SessionError> in
+            do throws(SessionError) {
+                return .success(
+                    try await self.performImport(
+                        accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, user: user))
+            } catch {
+                return .failure(error)
+            }
+        }
+        importFlight = ImportFlight(refreshToken: refreshToken, task: task)
+        let result = await task.value
+        if importFlight?.task == task { importFlight = nil }
+        return try result.get()
+    }
+
+    /// One import in progress, keyed by the refresh token it imports.
+    struct ImportFlight {
+        let refreshToken: String
+        let task: Task<Result<Session, SessionError>, Never>
+    }
+
+    private func performImport(
+        accessToken: String, refreshToken: String, expiresAt: Date?, user: SessionUser?
     ) async throws(SessionError) -> Session {
         let tokens = try ImportedTokens(
             accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt,
@@ -57,7 +92,7 @@ extension SessionClient {
         let session = Session(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             expiresAt: tokens.expiresAt ?? serverNow, lifetime: tokens.lifetime, user: user ?? tokens.claimedUser)
-        logger.info("Importing a session", metadata: ["refresh_token": "\(TokenRedaction.prefix(session.refreshToken))"])
+        logger.info("Importing a session", metadata: ["refresh_token": "\(TokenRedaction.fingerprint(session.refreshToken))"])
 
         if tokens.expiresAt != nil, !machine.isExpired(session, now: clock.now) {
             switch await confirmImported(session) {
@@ -142,17 +177,54 @@ extension SessionClient {
         }
     }
 
-    /// Refreshes the imported session once, outside the store's lock: the
-    /// store does not hold these tokens yet, so no other process can be using them.
+    /// Refreshes the imported session once, under the store's lock (bounded,
+    /// as a refresh's), after a re-read: another client on the same store (a
+    /// second window's, an extension's) may have imported it, or signed in, meanwhile.
     private func refreshImported(_ session: Session) async throws(SessionError) -> Session {
+        // Held while the lock is, as a refresh: a suspended app must not sit on the lock.
+        let activity = configuration.backgroundActivity.begin("SessionKit import")
+        let lock = await takeLock(for: "import")
+        let result: Result<Session, SessionError>
+        do {
+            result = .success(try await refreshImportedLocked(session, lockHeld: lock != nil))
+        } catch {
+            result = .failure(error)
+        }
+        await lock?.unlock()
+        activity.end()
+        return try result.get()
+    }
+
+    /// The store's session, if it holds one now.
+    private func storedSessionForImport() async -> StoredSession? {
+        await withStoreAccess {
+            do {
+                let stored = try await store.load()
+                return stored?.holdsSession == true ? stored : nil
+            } catch {
+                // Unreadable now: nothing to adopt; the import goes on as it would have.
+                logger.notice("The store could not be re-read before an import's refresh", metadata: ["reason": "\(error)"])
+                return nil
+            }
+        }
+    }
+
+    private func refreshImportedLocked(_ session: Session, lockHeld: Bool) async throws(SessionError) -> Session {
+        // Only a session this client has not seen is news: importing over our own session replaces it.
+        if let stored = await storedSessionForImport(), current.map({ isNewer(stored, than: $0) }) ?? true {
+            logger.info("Another client saved a session meanwhile; adopting it instead of refreshing the imported one")
+            generation += 1
+            hasRestored = true
+            return adopt(stored)
+        }
         let outcome = await sendRefresh(refreshToken: session.refreshToken)
         switch outcome {
         case .success(let response):
             var refreshed = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
             if refreshed.user == nil { refreshed.user = session.user }
             // The imported refresh token is spent: the new tokens exist only here now.
-            try await establish(refreshed, keepingUnsaved: true)
-            logger.info("Imported the session with a refresh", metadata: ["refresh_token": "\(TokenRedaction.prefix(refreshed.refreshToken))"])
+            try await establish(refreshed, keepingUnsaved: true, lockHeld: lockHeld)
+            logger.info("Imported the session with a refresh", metadata: ["refresh_token": "\(TokenRedaction.fingerprint(refreshed.refreshToken))"])
             return current ?? refreshed
         case .terminal(let error), .alreadyUsed(let error):
             // The server's own verdict: these tokens are over. Nothing was stored.
@@ -160,7 +232,7 @@ extension SessionClient {
             throw error
         case .transient(let error), .refused(let error):
             logger.notice("The imported session could not be refreshed now; keeping it and retrying", metadata: ["reason": "\(error)"])
-            try await establish(session)
+            try await establish(session, lockHeld: lockHeld)
             // `establish` scheduled a refresh for now; the failure just seen replaces it
             // with a backoff. A new generation drops that timer even if it already woke.
             generation += 1

@@ -145,7 +145,7 @@ extension SessionClient {
         if machine.isExpired(session, now: clock.now) {
             logger.info(
                 "The stored access token has expired; refreshing before reporting signed in",
-                metadata: ["refresh_token": "\(TokenRedaction.prefix(session.refreshToken))"])
+                metadata: ["refresh_token": "\(TokenRedaction.fingerprint(session.refreshToken))"])
             do {
                 _ = try await refreshSession(reason: .expired, honouringBackoff: false)
             } catch {

@@ -105,13 +105,13 @@ extension SessionClient {
     ///
     /// Reads `code` (PKCE) or, from backends that return them directly,
     /// `access_token`, `refresh_token`, `expires_in`, `user_id` and `state`,
-    /// in the query or the fragment. The session is saved (verified) as soon
-    /// as the tokens are in hand — the code is spent, so they must not be
-    /// lost — and then confirmed with the server (`/v1/auth/me`, or
-    /// `/auth/v1/user` where the server has no gateway). A confirmation that
-    /// times out or meets a 5xx keeps the session and is retried in the
-    /// background; one that names another user, or that the server refuses
-    /// as ended, signs out again and throws.
+    /// in the query or the fragment. The new session is confirmed with the
+    /// server (`/v1/auth/me`, or `/auth/v1/user` where the server has no
+    /// gateway) before it replaces the current one, then saved (verified).
+    /// A confirmation that names another user, or that the server refuses,
+    /// throws and leaves the session the person already had untouched. One
+    /// that times out or meets a 5xx keeps the new session (the code is
+    /// spent: the tokens cannot be had again) and is retried in the background.
     ///
     /// Token-style callbacks are accepted only while a sign-in started by
     /// this client is pending, within 30 minutes, with the `state` it saved:
@@ -152,29 +152,36 @@ extension SessionClient {
                 lifetime: TimeInterval(tokens.expiresIn))
             expectedID = tokens.userID
         }
-        // The tokens are in hand and the code is spent: keep them before anything else can fail.
-        try await establish(session, keepingUnsaved: true)
-        let gen = generation
-        do throws(SessionError) {
-            let user = try await confirm(session)
-            guard gen == generation else { return current ?? session }
+        // Confirmed before it replaces anything: a refused confirmation must
+        // leave the session the person already has exactly as it was.
+        let confirmation: Result<SessionUser, SessionError>
+        do {
+            confirmation = .success(try await confirm(session))
+        } catch {
+            confirmation = .failure(error)
+        }
+        switch confirmation {
+        case .success(let user):
             if let expectedID, expectedID != user.id {
-                logger.error("The confirmed user is not the one the callback named; signing out again")
-                await endSession(.silently)
+                logger.error("The confirmed user is not the one the callback named; the current session is untouched")
                 throw SessionError.oauthCallbackInvalid.with(
                     message: "The sign-in callback's user_id does not match the signed-in user. Please start the sign-in again.")
             }
             session.user = user
-            if current?.refreshToken == session.refreshToken { current?.user = user }
+            // The code is spent: a failed save keeps the tokens in memory and retries.
+            try await establish(session, keepingUnsaved: true)
             return current ?? session
-        } catch where error.isTransient {
-            // The server could not say right now; the session stands until it does.
+        case .failure(let error) where error.isTransient:
+            // The server could not say right now; the tokens cannot be had
+            // again, so the session stands until it can, confirmed in the background.
             logger.notice("The new OAuth session could not be confirmed yet; keeping it and retrying", metadata: ["reason": "\(error)"])
+            try await establish(session, keepingUnsaved: true)
+            let gen = generation
             validation = Task { [weak self] in await self?.confirmLater(generation: gen) }
             return current ?? session
-        } catch {
-            // Refused by the server (the tokens are not good): nothing to keep.
-            if gen == generation, current != nil { await endSession(.silently) }
+        case .failure(let error):
+            // Refused by the server (the tokens are not good): nothing to keep, nothing replaced.
+            logger.notice("The server refused the new OAuth session; the current session is untouched", metadata: ["reason": "\(error)"])
             throw error
         }
     }
@@ -192,7 +199,7 @@ extension SessionClient {
             guard gen == generation else { return }
             do {
                 let user = try await confirm(session)
-                if gen == generation { current?.user = user }
+                if gen == generation { await replaceUser(with: user) }
                 return
             } catch where error.isTransient {
                 continue

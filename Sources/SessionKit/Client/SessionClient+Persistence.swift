@@ -75,26 +75,29 @@ extension SessionClient {
     ///
     /// A new sign-in wins over whatever is stored, but is numbered after it,
     /// so other processes adopt it.
-    func saveNewSession(_ session: Session) async -> Result<StoredSession, SessionStoreError> {
-        await withStoreLock("sign-in") { await withStoreAccess {
-            var stored: StoredSession?
-            do {
-                stored = try await store.load()
-            } catch {
-                // Unreadable (a corrupt record was moved aside): the new session replaces it.
-                logger.notice("The store could not be read before a sign-in; writing anyway", metadata: ["reason": "\(error)"])
-            }
-            let record = stamped(StoredSession(session, sequence: nextSequence(after: stored)))
-            let result: Result<StoredSession, SessionStoreError>
-            do throws(SessionStoreError) {
-                try await store.save(record)
-                noteWritten(record)
-                result = .success(record)
-            } catch {
-                result = .failure(error)
-            }
-            return result
-        } }
+    func saveNewSession(_ session: Session, lockHeld: Bool = false) async -> Result<StoredSession, SessionStoreError> {
+        if lockHeld { return await withStoreAccess { await saveNewRecord(session) } }
+        return await withStoreLock("sign-in") { await withStoreAccess { await saveNewRecord(session) } }
+    }
+
+    private func saveNewRecord(_ session: Session) async -> Result<StoredSession, SessionStoreError> {
+        var stored: StoredSession?
+        do {
+            stored = try await store.load()
+        } catch {
+            // Unreadable (a corrupt record was moved aside): the new session replaces it.
+            logger.notice("The store could not be read before a sign-in; writing anyway", metadata: ["reason": "\(error)"])
+        }
+        let record = stamped(StoredSession(session, sequence: nextSequence(after: stored)))
+        let result: Result<StoredSession, SessionStoreError>
+        do throws(SessionStoreError) {
+            try await store.save(record)
+            noteWritten(record)
+            result = .success(record)
+        } catch {
+            result = .failure(error)
+        }
+        return result
     }
 
     /// Retries ``pendingWrite``: under the lock, after a re-read, only if the

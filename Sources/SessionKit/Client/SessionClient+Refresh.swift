@@ -250,7 +250,7 @@ extension SessionClient {
             session = latest
             if isSatisfied(reason, by: session), !machine.isExpired(session, now: clock.now) { return .success(session) }
         }
-        logger.debug("Refreshing the session", metadata: ["refresh_token": "\(TokenRedaction.prefix(session.refreshToken))"])
+        logger.debug("Refreshing the session", metadata: ["refresh_token": "\(TokenRedaction.fingerprint(session.refreshToken))"])
         let sentAt = clock.now
         let outcome = await sendRefresh(refreshToken: session.refreshToken)
         guard gen == generation else {
@@ -277,7 +277,7 @@ extension SessionClient {
             guard gen == generation else { return .failure(.notSignedIn) }
             if planted(.installBeforePersist) { return .success(refreshed) }
             installRefreshed(refreshed, sentAt: sentAt)
-            logger.info("Refreshed the session", metadata: ["refresh_token": "\(TokenRedaction.prefix(refreshed.refreshToken))"])
+            logger.info("Refreshed the session", metadata: ["refresh_token": "\(TokenRedaction.fingerprint(refreshed.refreshToken))"])
             broadcaster.publish(.tokenRefreshed(refreshed))
             return .success(refreshed)
         case .alreadyUsed(let error), .terminal(let error):
@@ -351,8 +351,20 @@ extension SessionClient {
         case .failure(let error):
             return .transient(error)
         case .success(let (data, response)):
-            return ResponseClassifier.refreshOutcome(
+            let outcome = ResponseClassifier.refreshOutcome(
                 status: response.statusCode, body: data, headers: response, backend: backend)
+            if case .success(let answer) = outcome { noteDroppedFields(of: answer) }
+            return outcome
         }
+    }
+}
+
+extension SessionClient {
+    /// Logs the fields of a kept session answer that could not be read (names only, never a value).
+    func noteDroppedFields(of response: TokenResponse) {
+        guard !response.droppedFields.isEmpty else { return }
+        logger.notice(
+            "Kept the server's session answer without fields it could not read",
+            metadata: ["fields": "\(response.droppedFields.joined(separator: ","))"])
     }
 }

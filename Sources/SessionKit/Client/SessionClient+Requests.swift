@@ -36,10 +36,7 @@ extension SessionClient {
     public func me() async throws(SessionError) -> SessionUser {
         let (data, _) = try await authorizedSend(try backend.request(for: .currentUser))
         let user = try backend.decodeUser(data)
-        if var session = current, session.user?.id == nil || session.user?.id == user.id {
-            session.user = user
-            current = session
-        }
+        await replaceUser(with: user)
         return user
     }
 
@@ -51,7 +48,9 @@ extension SessionClient {
         let data = try await gatewayOnly("updateProfile", hint: "use updateUser(UserAttributes(data: …)), which GoTrue has") {
             () async throws(SessionError) in try await authorizedSend(try backend.request(for: .updateProfile(update))).0
         }
-        return try backend.decodeUser(data)
+        let user = try backend.decodeUser(data)
+        await replaceUser(with: user)
+        return user
     }
 
     /// Changes the user's email, password or metadata, as supabase-swift's
@@ -68,10 +67,7 @@ extension SessionClient {
     public func updateUser(_ attributes: UserAttributes) async throws(SessionError) -> SessionUser {
         let (data, _) = try await authorizedSend(try backend.request(for: .updateUser(attributes)))
         let user = try backend.decodeUser(data)
-        if var session = current, session.user?.id == nil || session.user?.id == user.id {
-            session.user = user
-            current = session
-        }
+        await replaceUser(with: user)
         return user
     }
 
@@ -170,12 +166,25 @@ extension SessionClient {
     private func sendWithToken(_ request: URLRequest, session: Session) async throws(SessionError) -> (Data, HTTPURLResponse) {
         var request = request
         request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
-        switch await sendObserved(request) {
-        case .success(let answer):
-            return answer
-        case .failure(let error):
-            if error == .network, let current, current.refreshToken == session.refreshToken { markOffline(current) }
-            throw error
+        var hops = 0
+        while true {
+            let answer: (Data, HTTPURLResponse)
+            switch await sendObserved(request) {
+            case .success(let received):
+                answer = received
+            case .failure(let error):
+                // Offline is the auth server's state: the app's own API being unreachable says nothing about it.
+                if error == .network, Origin.url(request.url, isIn: backend.origins), let current,
+                    current.refreshToken == session.refreshToken
+                {
+                    markOffline(current)
+                }
+                throw error
+            }
+            // The default transport never follows a redirect; the token goes only where `send` allows it.
+            guard let next = try redirect(after: request, answer: answer.1, hops: hops) else { return answer }
+            request = next
+            hops += 1
         }
     }
 
@@ -230,9 +239,20 @@ extension SessionClient {
         }
     }
 
+    /// The answer when it is a 2xx, else its error.
+    ///
+    /// Never ``SessionError/sessionExpired``: an answer read here ends no
+    /// session, so a GoTrue-shaped `session_expired` from an API (or from a
+    /// confirmation of a token that is not the session's) is
+    /// ``SessionError/requestRejected`` with its codes. Only the paths that
+    /// end the session throw `sessionExpired`.
     static func check(_ data: Data, _ response: HTTPURLResponse) throws(SessionError) -> (Data, HTTPURLResponse) {
         guard (200..<300).contains(response.statusCode) else {
-            throw ResponseClassifier.error(status: response.statusCode, body: data, headers: response, context: .request)
+            let error = ResponseClassifier.error(status: response.statusCode, body: data, headers: response, context: .request)
+            guard error == .sessionExpired else { throw error }
+            throw SessionError.requestRejected.with(
+                status: error.status, gatewayCode: error.gatewayCode, goTrueErrorCode: error.goTrueErrorCode,
+                retryAfter: error.retryAfter, underlying: error.underlying ?? error.message)
         }
         return (data, response)
     }

@@ -25,8 +25,18 @@ final class StateBroadcaster: @unchecked Sendable {
     // Event subscribers that came while `restoring` and still wait for their `initialSession`.
     private var awaitingInitial: Set<UUID> = []
     private var finished = false
+    private var ending: SessionError?
 
     var current: SessionState { lock.withLock { state } }
+
+    /// The error the last `expired` state was set with (its kind: ended, or the account suspended).
+    var endingError: SessionError? { lock.withLock { ending } }
+
+    /// Sets `expired` and remembers the error it came from, before any subscriber sees the state.
+    func setExpired(by error: SessionError) {
+        lock.withLock { ending = error }
+        set(.expired(reason: error.message))
+    }
 
     func states() -> AsyncStream<SessionState> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(64))

@@ -30,12 +30,18 @@ public struct LegacySessionMigration: Sendable {
         case nothingToMigrate
         /// The blob's session is now the client's, saved; the blob was removed.
         case imported(Session)
-        /// The client's store already held a session (an earlier run imported
-        /// the blob and the app died before removing it); the blob was removed.
+        /// The client's store already holds a session, or the sign-out record
+        /// of one (an earlier run imported the blob, or the person signed in
+        /// and out since); the blob was removed, never imported over it.
         case alreadyMigrated
-        /// The blob can never be used (unreadable, malformed tokens, or the
-        /// server ended that session); it was removed. Show the sign-in screen.
+        /// The server ended that session (or suspended the account): it can
+        /// never be used; the blob was removed. Show the sign-in screen.
         case discarded(SessionError)
+        /// The blob is of a shape this version cannot read (the error's
+        /// `underlying` says what was missing); it was kept, so a later
+        /// release that reads it can still bring the session back. Show the
+        /// sign-in screen; a sign-out removes the blob.
+        case unrecognised(SessionError)
         /// It could not finish now (the store unreadable, the session not saved
         /// yet); the blob was kept and the next run tries again. The client may
         /// already be signed in meanwhile.
@@ -64,16 +70,20 @@ public struct LegacySessionMigration: Sendable {
     /// Imports the blob into `client` if there is one, then removes it.
     public func run(on client: SessionClient) async -> Outcome {
         guard let data = legacyStore.data(forKey: key) else { return .nothingToMigrate }
+        // Whatever happens now, a sign-out through this client removes the blob too.
+        await client.rememberLegacySession(LegacySessionLocation(source: legacyStore, key: key))
         let store = client.configuration.store
-        switch await storedSession(in: store) {
-        case .some(true):
-            // Imported by an earlier run that died before removing the blob.
+        switch await storedRecord(in: store) {
+        case .session, .signedOut:
+            // Imported by an earlier run that died before removing the blob, or
+            // the person signed in (and maybe out) since: the blob must never
+            // sign anyone back in.
             logger.info("The session was already migrated; removing the old copy")
             legacyStore.removeValue(forKey: key)
             return .alreadyMigrated
-        case .some(false):
+        case .empty:
             break
-        case .none:
+        case .unreadable:
             return .postponed(
                 SessionError.storeUnavailable.with(underlying: "the store could not be read before migrating"))
         }
@@ -82,9 +92,8 @@ public struct LegacySessionMigration: Sendable {
         do {
             legacy = try LegacySession.parse(data)
         } catch {
-            logger.notice("The old session could not be read; removing it", metadata: ["reason": "\(error.underlying ?? error.message)"])
-            legacyStore.removeValue(forKey: key)
-            return .discarded(error)
+            logger.notice("The old session is of a shape this version cannot read; keeping it", metadata: ["reason": "\(error.underlying ?? error.message)"])
+            return .unrecognised(error)
         }
 
         let session: Session
@@ -92,11 +101,15 @@ public struct LegacySessionMigration: Sendable {
             session = try await client.importSession(
                 accessToken: legacy.accessToken, refreshToken: legacy.refreshToken, expiresAt: legacy.expiresAt,
                 user: legacy.user)
-        } catch where error == .sessionExpired || error == .accountSuspended || error == .invalidRequest {
-            // The server (or the tokens' own shape) says these can never be used.
-            logger.notice("The old session cannot be used; removing it", metadata: ["reason": "\(error.message)"])
+        } catch where error == .sessionExpired || error == .accountSuspended {
+            // The server's own verdict: these tokens can never be used.
+            logger.notice("The server ended the old session; removing it", metadata: ["reason": "\(error.message)"])
             legacyStore.removeValue(forKey: key)
             return .discarded(error)
+        } catch where error == .invalidRequest {
+            // Tokens of a shape we refuse (spaces, too long): maybe misread, never sent; kept.
+            logger.notice("The old session's tokens could not be read; keeping it", metadata: ["reason": "\(error.message)"])
+            return .unrecognised(error)
         } catch {
             logger.warning("The old session could not be imported now; keeping it for the next launch", metadata: ["reason": "\(error.message)"])
             return .postponed(error)
@@ -112,17 +125,27 @@ public struct LegacySessionMigration: Sendable {
         return .imported(session)
     }
 
-    /// Whether the store holds a session: `nil` when it cannot be read now.
+    private enum StoredRecord {
+        case empty, session, signedOut, unreadable
+    }
+
+    /// What the store holds.
     ///
-    /// A corrupt record counts as none (the store moved it aside): the blob is then the only copy left.
-    private func storedSession(in store: any SessionStore) async -> Bool? {
+    /// A corrupt record counts as none (the store moved it aside): the blob is
+    /// then the only copy left. A sign-out's record (no session, a sequence)
+    /// says SessionKit has run here since the blob was written. A record that
+    /// holds only an OAuth sign-in in progress is not a session: the blob may
+    /// still be the person's only one.
+    private func storedRecord(in store: any SessionStore) async -> StoredRecord {
         do {
-            return try await store.load()?.holdsSession == true
+            guard let record = try await store.load() else { return .empty }
+            if record.holdsSession { return .session }
+            return record.pkceVerifier == nil && record.sequence > 0 ? .signedOut : .empty
         } catch where error.isCorrupt {
-            return false
+            return .empty
         } catch {
             logger.notice("The session store could not be read before migrating", metadata: ["reason": "\(error)"])
-            return nil
+            return .unreadable
         }
     }
 }

@@ -146,12 +146,80 @@ struct LegacySessionMigrationTests {
         #expect(defaults.store.data(forKey: Self.key) == nil)
     }
 
-    @Test func anUnreadableBlobIsDiscarded() async throws {
+    /// Shapes this version cannot read are kept, never deleted: a later release may read them.
+    @Test(arguments: [
+        #"{"user":{}}"#,
+        #"{"session":{"token":"abc.def.ghi","refresh":"Zp9QkR2mXw4L"}}"#,
+        #"{"jwt":"abc.def.ghi","rt":"Zp9QkR2mXw4L","exp":1767229200}"#,
+        #"{"accessToken":"abc.def.ghi"}"#,
+        "not json at all",
+    ])
+    func anUnrecognisedBlobIsKept(blob: String) async throws {
         let defaults = Defaults()
         defer { defaults.remove() }
         let f = await Fixture.make()
-        try #require(UserDefaults(suiteName: defaults.suiteName)).set(Data("{\"user\":{}}".utf8), forKey: Self.key)
-        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .discarded(.decoding))
+        try #require(UserDefaults(suiteName: defaults.suiteName)).set(Data(blob.utf8), forKey: Self.key)
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .unrecognised(.decoding))
+        #expect(defaults.store.data(forKey: Self.key) == Data(blob.utf8))
+        #expect(try await f.store.load() == nil)
+    }
+
+    /// Tokens of a shape the import refuses (a newline inside): maybe misread, so kept too.
+    @Test func tokensTheImportRefusesKeepTheBlob() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        let blob = #"{"accessToken":"abc\ndef","refreshToken":"Zp9QkR2mXw4L"}"#
+        try #require(UserDefaults(suiteName: defaults.suiteName)).set(Data(blob.utf8), forKey: Self.key)
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .unrecognised(.invalidRequest))
+        #expect(defaults.store.data(forKey: Self.key) != nil)
+    }
+
+    /// The shapes real apps stored, each imported with its own tokens.
+    @Test(arguments: RealBlob.allCases)
+    func readsTheShapesRealAppsStored(shape: RealBlob) async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        let held = try await Self.held(f)
+        try #require(UserDefaults(suiteName: defaults.suiteName)).set(try shape.blob(held), forKey: Self.key)
+        let outcome = await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client)
+        guard case .imported(let session) = outcome else { Issue.record("\(shape): got \(outcome)"); return }
+        #expect(session.refreshToken == held.refreshToken)
+        #expect(session.user?.email == Fixture.email)
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+        // Still valid: confirmed with the server, not refreshed.
+        #expect(await f.fake.count(.refresh) == 0)
+    }
+
+    /// Signed in and out since the blob was written: the store's sign-out record
+    /// says so, and the blob never signs the person back in.
+    @Test func aSignOutRecordCountsAsMigrated() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        try await f.signIn()
+        try await f.client.signOut()
+        let leftover = try #require(await f.fake.issueSession(email: Fixture.email))
+        try defaults.write(leftover)
+
+        let next = await Fixture.make(store: f.store, clock: f.clock, fake: f.fake)
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: next.client) == .alreadyMigrated)
+        #expect(defaults.store.data(forKey: Self.key) == nil)
+        #expect(try await next.client.restore() == .signedOut)
+        #expect(await f.fake.count(.refresh) + f.fake.count(.user) == 0)
+    }
+
+    /// A blob kept (unrecognised) goes when the person signs out.
+    @Test func aSignOutRemovesTheKeptBlob() async throws {
+        let defaults = Defaults()
+        defer { defaults.remove() }
+        let f = await Fixture.make()
+        try #require(UserDefaults(suiteName: defaults.suiteName)).set(Data(#"{"jwt":"a.b.c"}"#.utf8), forKey: Self.key)
+        #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .unrecognised(.decoding))
+        try await f.signIn()
+        #expect(defaults.store.data(forKey: Self.key) != nil)
+        try await f.client.signOut()
         #expect(defaults.store.data(forKey: Self.key) == nil)
     }
 
@@ -173,5 +241,55 @@ struct LegacySessionMigrationTests {
         defer { defaults.remove() }
         let f = await Fixture.make()
         #expect(await LegacySessionMigration(legacyStore: defaults.store).run(on: f.client) == .nothingToMigrate)
+    }
+}
+
+/// Blobs as the apps that adopt SessionKit wrote them.
+enum RealBlob: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The seed app: a Codable struct through `JSONEncoder()` with its default
+    /// date strategy (seconds since 2001), the user's dates too.
+    case seedApp
+    /// A Supabase session's JSON, snake_case, as GoTrue answered it.
+    case supabaseBare
+    /// supabase-swift's stored form: the session nested under `session`, the expiry beside it.
+    case supabaseNested
+    /// The seed app's dictionary saved with `set(_:forKey:)`, read back as a property list.
+    case propertyList
+
+    var testDescription: String { rawValue }
+
+    struct SeedUser: Codable { var id: String; var email: String; var createdAt: Date }
+    struct SeedSession: Codable { var accessToken: String; var refreshToken: String; var expiresAt: Date; var user: SeedUser }
+
+    func blob(_ held: TokenResponse) throws -> Data {
+        let expiresAt = Date(timeIntervalSince1970: TimeInterval(held.expiresAt ?? 0))
+        let id = held.user?.id ?? ""
+        let supabase = #"""
+            {"access_token":"\#(held.accessToken)","token_type":"bearer","expires_in":3600,"expires_at":\#(held.expiresAt ?? 0),
+            "refresh_token":"\#(held.refreshToken)","user":{"id":"\#(id)","aud":"authenticated","role":"authenticated",
+            "email":"\#(Fixture.email)","email_confirmed_at":"2025-03-02T10:11:12.345678Z","phone":"",
+            "app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"email_verified":true},
+            "identities":[{"identity_id":"4f3c","id":"\#(id)","user_id":"\#(id)","identity_data":{"email":"\#(Fixture.email)"},
+            "provider":"email","last_sign_in_at":"2025-03-02T10:11:12.345678Z","created_at":"2025-03-02T10:11:12.345678Z",
+            "updated_at":"2025-03-02T10:11:12.345678Z","email":"\#(Fixture.email)"}],"created_at":"2025-03-02T10:11:12.345678Z",
+            "updated_at":"2025-06-01T08:00:00.000000Z","is_anonymous":false}}
+            """#
+        switch self {
+        case .seedApp:
+            let seed = SeedSession(
+                accessToken: held.accessToken, refreshToken: held.refreshToken, expiresAt: expiresAt,
+                user: SeedUser(id: id, email: Fixture.email, createdAt: Date(timeIntervalSince1970: 1_740_000_000)))
+            return try JSONEncoder().encode(seed)
+        case .supabaseBare:
+            return Data(supabase.utf8)
+        case .supabaseNested:
+            return Data(#"{"session":\#(supabase),"expirationDate":"\#(WireCoding.formatDate(expiresAt))"}"#.utf8)
+        case .propertyList:
+            let dictionary: [String: Any] = [
+                "accessToken": held.accessToken, "refreshToken": held.refreshToken, "expiresAt": expiresAt,
+                "user": ["id": id, "email": Fixture.email],
+            ]
+            return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+        }
     }
 }

@@ -58,3 +58,56 @@ struct AppleSignInTests {
         #expect(AppleSignInNonce().raw.count == 43)
     }
 }
+
+/// Apple sends the name once, not in the ID token: it is returned, and written to the metadata when asked.
+struct AppleNameTests {
+    static let name = AppleFullName(
+        PersonNameComponents(givenName: "Ada", middleName: "King", familyName: "Lovelace"))
+
+    @Test func theNameIsReturnedAndSavedToTheUsersMetadata() async throws {
+        let f = await Fixture.make()
+        let events = EventLog(f.client)
+        let nonce = AppleSignInNonce()
+        let token = await f.fake.appleIDToken(sub: "001234.abcd", email: "ada@privaterelay.appleid.com", nonce: nonce.raw)
+        let result = try await f.client.signInWithApple(idToken: token, nonce: nonce.raw, fullName: Self.name, savingName: true)
+
+        #expect(result.fullName?.fullName == "Ada King Lovelace")
+        #expect(result.nameNotSaved == nil)
+        #expect(result.session.user?.userMetadata["full_name"] == "Ada King Lovelace")
+        #expect(result.session.user?.userMetadata["family_name"] == "Lovelace")
+        #expect(try await f.store.load()?.user?.userMetadata["given_name"] == "Ada")
+        #expect(await f.fake.count(.updateUser) == 1)
+        let seen = await events.finish(f.client)
+        #expect(seen.contains { if case .userUpdated(let user) = $0 { user.userMetadata["full_name"] == "Ada King Lovelace" } else { false } })
+    }
+
+    /// Not asked, or every sign-in after the first (no name): nothing is written.
+    @Test(arguments: [(true, false), (false, true)])
+    func nothingIsWrittenWithoutANameOrWhenNotAsked(hasName: Bool, saving: Bool) async throws {
+        let f = await Fixture.make()
+        let nonce = AppleSignInNonce()
+        let token = await f.fake.appleIDToken(sub: "001234.abcd", email: nil, nonce: nonce.raw)
+        let result = try await f.client.signInWithApple(
+            idToken: token, nonce: nonce.raw, fullName: hasName ? Self.name : AppleFullName(nil), savingName: saving)
+        #expect(result.fullName == (hasName ? Self.name : nil))
+        #expect(await f.fake.count(.updateUser) == 0)
+    }
+
+    /// A server that cannot store it keeps the sign-in; the app is told, and has the name.
+    @Test func aFailedWriteKeepsTheSignIn() async throws {
+        let f = await Fixture.make()
+        let nonce = AppleSignInNonce()
+        let token = await f.fake.appleIDToken(sub: "001234.abcd", email: nil, nonce: nonce.raw)
+        await f.fake.inject(.goTrueError(status: 500, code: GoTrueErrorCode("unexpected_failure")), on: .updateUser)
+        let result = try await f.client.signInWithApple(idToken: token, nonce: nonce.raw, fullName: Self.name, savingName: true)
+        #expect(result.nameNotSaved == .server)
+        #expect(result.fullName == Self.name)
+        #expect(f.client.currentState.isSignedIn)
+    }
+
+    @Test func anEmptyNameIsNone() {
+        #expect(AppleFullName(PersonNameComponents()) == nil)
+        #expect(AppleFullName(PersonNameComponents(givenName: "  ")) == nil)
+        #expect(AppleFullName(givenName: "Ada").metadata == ["full_name": "Ada", "given_name": "Ada"])
+    }
+}

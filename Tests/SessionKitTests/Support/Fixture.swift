@@ -24,7 +24,8 @@ struct Fixture {
         fake: FakeAuthBackend? = nil,
         launchValidation: SessionClientConfiguration.LaunchValidation = .background,
         automaticRefresh: Bool = false,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil,
+        authorizedOrigins: [URL]? = nil
     ) async -> Fixture {
         let fake = fake ?? FakeAuthBackend(clock: clock)
         if await !fake.hasUser(email: email) {
@@ -36,6 +37,7 @@ struct Fixture {
             clock: clock, store: AnyStore(store), launchValidation: launchValidation,
             automaticRefresh: automaticRefresh, logger: logs.logger())
         if let transport { configuration.transport = transport }
+        if let authorizedOrigins { configuration.authorizedOrigins = authorizedOrigins }
         return Fixture(
             clock: clock, fake: fake, store: store, client: SessionClient(configuration: configuration), logs: logs)
     }

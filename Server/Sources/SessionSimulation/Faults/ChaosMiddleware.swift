@@ -56,7 +56,10 @@ public struct ChaosMiddleware: TransportMiddleware {
             process.kill()
             throw URLError(.cancelled)
         }
-        let drawn = network.drawFault()
+        // The captive portal's page, reached by following the proxy's 302 (the
+        // client follows redirects inside its authorized origins itself now):
+        // the proxy answers it before reading any fault, so none is drawn.
+        let drawn = request.url?.path.hasPrefix(ProxyFault.portalPath) == true ? nil : network.drawFault()
         if let fault = drawn {
             if Self.isRefresh(request) { network.countOnRefresh(fault) }
             if let proxyFault = fault.proxyFault {

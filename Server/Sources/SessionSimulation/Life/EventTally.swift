@@ -32,7 +32,7 @@ final class EventTally: @unchecked Sendable {
                 if !ended { logoutsBeforeEnd += 1 }
             case .tokenRefreshed: refreshes += 1
             case .adoptedStoredSession: adoptions += 1
-            case .initialSession, .signedIn, .refreshFailed, .persistenceFailed, .offline, .online: break
+            case .initialSession, .signedIn, .refreshFailed, .persistenceFailed, .offline, .online, .userUpdated: break
             }
         }
     }
@@ -50,6 +50,7 @@ final class EventTally: @unchecked Sendable {
         case .refreshFailed(let error, let willRetry): return "refreshFailed(\(error), willRetry: \(willRetry))"
         case .sessionExpired(let message): return "sessionExpired(\(message))"
         case .persistenceFailed(let error): return "persistenceFailed(\(error))"
+        case .userUpdated(let user): return "userUpdated(\(user.id))"
         case .signedOut, .offline, .online: return "\(event)"
         }
     }

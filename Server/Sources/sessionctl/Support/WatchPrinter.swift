@@ -51,6 +51,8 @@ struct WatchPrinter: Sendable {
             return
         case .adoptedStoredSession(let session):
             (name, text, fields) = ("adoptedStoredSession", "adopted the session another process refreshed", Self.fields(session))
+        case .userUpdated(let user):
+            (name, text, fields) = ("userUpdated", "the user was updated", ["user_id": .string(user.id)])
         }
         line(kind: "event", name: name, text: text, fields: fields)
     }

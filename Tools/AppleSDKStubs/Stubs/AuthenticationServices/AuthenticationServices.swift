@@ -100,6 +100,9 @@ public protocol ASAuthorizationCredential: NSObjectProtocol {}
 open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential {
     // https://developer.apple.com/documentation/authenticationservices/asauthorizationappleidcredential/identitytoken
     open var identityToken: Data? { stub() }
+    // https://developer.apple.com/documentation/authenticationservices/asauthorizationappleidcredential/fullname
+    // Set on the first authorization of the app by this Apple ID only.
+    open var fullName: PersonNameComponents? { stub() }
 }
 
 // https://developer.apple.com/documentation/authenticationservices/asauthorizationrequest
