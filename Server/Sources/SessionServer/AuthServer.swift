@@ -129,9 +129,13 @@ public struct AuthServer: Sendable {
     }
 
     /// A new service-role key (docs/ADMIN.md): the admin API's credential,
-    /// for the operator's backend only, never an app.
-    public func serviceRoleKey(lifetime: TimeInterval) async throws -> String {
-        try await sessions.issuer.issueServiceRole(now: configuration.clock.now, lifetime: lifetime)
+    /// for the operator's backend only, never an app. `name` (letters,
+    /// digits, `-_.`, up to 64) is how the console and the audit log name it.
+    public func serviceRoleKey(name: String = "service-role", lifetime: TimeInterval) async throws -> String {
+        guard ServiceRoleIdentity.isValid(name: name) else {
+            throw AuthError.invalidRequest(field: "name", "A key's name is 1 to 64 letters, digits, '-', '_' or '.'.")
+        }
+        return try await sessions.issuer.issueServiceRole(name: name, now: configuration.clock.now, lifetime: lifetime)
     }
 
     /// The middleware that applies the 401 contract with this server's keys and sessions.

@@ -69,21 +69,32 @@ struct Keys: AsyncParsableCommand {
             commandName: "service-role",
             abstract: "Print a service-role key for /auth/v1/admin (keep it on servers; never ship it in an app).",
             discussion: """
-                The key is a JWT with role service_role, signed by the current signing key. It works until it \
-                expires or that key is retired: after `keys rotate` and then `keys retire` of the old key, print a new one.
+                The key is a JWT with role service_role, signed by the current signing key, carrying its name and \
+                a random id (never secret: the audit log and the console show them). It works until it expires or \
+                that key is retired: after `keys rotate` and then `keys retire` of the old key, print a new one. A \
+                console signed in with it ends with it.
                 """)
 
         @OptionGroup var options: ServerOptions
 
-        @Option(help: "Days the key is valid (default 3650).")
-        var days = 3650
+        @Option(help: "The key's name in the audit log and the console: letters, digits, '-', '_' or '.', up to 64.")
+        var name = "service-role"
+
+        @Option(help: "Days the key is valid, 1 to 3650.")
+        var days = 90
+
+        func validate() throws {
+            guard (1...3650).contains(days) else { throw ValidationError("--days must be from 1 to 3650.") }
+            guard ServiceRoleIdentity.isValid(name: name) else {
+                throw ValidationError("--name must be 1 to 64 letters, digits, '-', '_' or '.'.")
+            }
+        }
 
         func run() async throws {
-            guard (1...36_500).contains(days) else { throw ValidationError("--days must be from 1 to 36500.") }
             let server = try await AuthServer(configuration: try options.configuration(), logger: options.logger())
             try await server.withDatabase {
                 try await server.prepare()
-                print(try await server.serviceRoleKey(lifetime: TimeInterval(days) * 86_400))
+                print(try await server.serviceRoleKey(name: name, lifetime: TimeInterval(days) * 86_400))
             }
         }
     }

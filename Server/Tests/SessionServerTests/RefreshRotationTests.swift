@@ -73,6 +73,49 @@ struct RefreshRotationTests {
         }
     }
 
+    /// Recovery is counted per rotation (issue 29, item 12): a parent presented
+    /// again after its recoveries are spent is a second holder, and the family ends.
+    @Test(arguments: TestDatabase.all)
+    func recoveriesBeyondTheCountAreAReuse(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
+        try await test.run { client in
+            let session = try await client.signUp()
+            _ = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
+            var recovered: TokenResponse?
+            // Three, as docs/PROTOCOL.md documents (not read from the policy: a changed bound must fail here).
+            for _ in 0..<3 {
+                await test.clock.advance(by: 3600)
+                recovered = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
+            }
+            await test.clock.advance(by: 3600)
+            let again = try await client.refresh(session.refreshToken)
+            #expect(again.status == .badRequest)
+            #expect(again.goTrueErrorCode == "refresh_token_already_used")
+            // The family ends: whoever holds the recovered successor is signed out too.
+            let holder = try await client.refresh(try #require(recovered).refreshToken)
+            #expect(holder.goTrueErrorCode == "refresh_token_already_used")
+            let entries = try await test.server.store.auditLog(page: 1, perPage: 20).entries
+            #expect(entries.filter { $0.action == "successor_recovered" }.count == 3)
+        }
+    }
+
+    /// A recovery's answer lost in turn, retried at once, is not a second holder.
+    @Test(arguments: TestDatabase.all)
+    func aLostRecoveryAnswerRetriedWithinTheGraceGetsTheSameSuccessor(database: TestDatabase) async throws {
+        let test = try await TestServer.make(database)
+        try await test.run { client in
+            let session = try await client.signUp()
+            let lost = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
+            await test.clock.advance(by: 3600)
+            _ = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
+            await test.clock.advance(by: 5)
+            let retried = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
+            #expect(retried.refreshToken == lost.refreshToken)
+            let next = try await client.refresh(retried.refreshToken)
+            #expect(next.status == .ok)
+        }
+    }
+
     /// Without the recovery, as on backends that lack it, a parent presented
     /// after the grace is a reuse even when its successor was never used: the
     /// lost answer ends the session. The chaos harness runs a server this way.

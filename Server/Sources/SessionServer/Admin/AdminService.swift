@@ -6,9 +6,17 @@ import SessionCore
 /// change, in one transaction.
 struct AdminService: Sendable {
     let sessions: SessionService
-    let actor = ServiceRoleClaims.role
+    /// The audit log's `actor`: the role for the API, the console's key by name for the console.
+    var actor = ServiceRoleClaims.role
 
     var store: AuthStore { sessions.store }
+
+    /// This service, logging `key` as the actor of every change.
+    func acting(as key: AuthStore.ConsoleKey?) -> AdminService {
+        var service = self
+        service.actor = key?.actor ?? ServiceRoleClaims.role
+        return service
+    }
     var clock: any SessionClock { sessions.clock }
 
     /// `POST /admin/users`.

@@ -3,7 +3,8 @@ import Logging
 import SessionCore
 import ServiceLifecycle
 
-/// Deletes expired refresh tokens and dead sessions every `interval` seconds
+/// Deletes expired refresh tokens, dead sessions and expired page and console
+/// sessions (among the rest `AuthStore.pruneExpired` covers) every `interval` seconds
 /// of the injected clock, until graceful shutdown.
 struct PruneService: Service {
     let store: AuthStore

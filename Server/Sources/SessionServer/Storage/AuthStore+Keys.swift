@@ -25,7 +25,9 @@ extension AuthStore {
     ///
     /// - Returns: the kid kept for verification, if any.
     @discardableResult
-    func rotateSigningKey(_ key: StoredSigningKey, now: Date) async throws -> String? {
+    func rotateSigningKey(_ key: StoredSigningKey, now: Date, actor: String = "operator", ip: String? = nil) async throws
+        -> String?
+    {
         let flavor = driver.flavor
         return try await driver.transaction { db in
             try await Self.lockKeys(on: db, flavor: flavor)
@@ -45,7 +47,7 @@ extension AuthStore {
                 """
             ).run()
             try await Self.insertAudit(
-                actor: "operator", action: "key_rotated", target: key.kid, ip: nil,
+                actor: actor, action: "key_rotated", target: key.kid, ip: ip,
                 details: previous.map { ["previous": .string($0)] } ?? [:], now: now, on: db)
             return previous
         }
@@ -55,7 +57,7 @@ extension AuthStore {
     ///
     /// - Returns: `false` when it was already retired.
     /// - Throws: ``KeyManagementError`` for an unknown kid or the signing key.
-    func retireSigningKey(kid: String, now: Date) async throws -> Bool {
+    func retireSigningKey(kid: String, now: Date, actor: String = "operator", ip: String? = nil) async throws -> Bool {
         let flavor = driver.flavor
         return try await driver.transaction { db in
             try await Self.lockKeys(on: db, flavor: flavor)
@@ -68,7 +70,7 @@ extension AuthStore {
                 "UPDATE signing_keys SET retired_at = \(bind: now.stored) WHERE kid = \(bind: kid)"
             ).run()
             try await Self.insertAudit(
-                actor: "operator", action: "key_retired", target: kid, ip: nil, details: [:], now: now, on: db)
+                actor: actor, action: "key_retired", target: kid, ip: ip, details: [:], now: now, on: db)
             return true
         }
     }

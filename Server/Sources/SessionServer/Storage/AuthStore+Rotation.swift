@@ -106,18 +106,36 @@ extension AuthStore {
                 return .grant(
                     RefreshGrant(refreshToken: successor, session: session, user: user, outcome: .replayedWithinGrace))
             }
+            let recoveredAt = token.recoveredAt
             if policy.recoversUnsavedSuccessors, let successorRow, successorRow.rotatedAt == nil,
-                session.activeTokenHash == successorHash, now < successorRow.expiresAt
+                session.activeTokenHash == successorHash, now < successorRow.expiresAt, let recoveredAt,
+                now.timeIntervalSince(recoveredAt) <= policy.grace
             {
-                // The successor was never used: the client crashed before saving it. Hand it over again.
+                // The answer to a recovery was lost too and the client retried at once: the same recovery.
                 let successor = try RefreshTokenCodec.open(sealed: sealed, parent: presented)
-                // Each recovery is on the record (issue 29, item 12): a rotated-out token
-                // redeemed while its owner is idle is what a thief's replay looks like too.
+                return .grant(
+                    RefreshGrant(refreshToken: successor, session: session, user: user, outcome: .recoveredUnsavedSuccessor))
+            }
+            if policy.recoversUnsavedSuccessors, let successorRow, successorRow.rotatedAt == nil,
+                session.activeTokenHash == successorHash, now < successorRow.expiresAt,
+                token.recoveries < policy.recoveriesPerRotation
+            {
+                // The successor was never used: the client crashed before saving it, or lost the answer.
+                // Hand it over again, a bounded number of times (issue 29, item 12): beyond that, the
+                // parent is presented by more than one holder or by a replaying thief.
+                let successor = try RefreshTokenCodec.open(sealed: sealed, parent: presented)
+                try await db.raw(
+                    """
+                    UPDATE refresh_tokens SET recovered_at = \(bind: now.stored), recoveries = \(bind: token.recoveries + 1)
+                    WHERE token_hash = \(bind: presentedHash)
+                    """
+                ).run()
                 try await Self.insertAudit(
                     actor: "system", action: "successor_recovered", target: session.userID, ip: nil,
                     details: [
                         "session_id": .string(session.id),
                         "seconds_since_rotation": .number(now.timeIntervalSince(rotatedAt).rounded()),
+                        "recovery": .number(Double(token.recoveries + 1)),
                     ], now: now, on: db)
                 return .grant(
                     RefreshGrant(
@@ -125,7 +143,7 @@ extension AuthStore {
             }
 
             if policy.recoversUnsavedSuccessors, let successorRow, successorRow.rotatedAt == nil,
-                session.activeTokenHash == successorHash
+                session.activeTokenHash == successorHash, now >= successorRow.expiresAt
             {
                 // The unsaved successor outlived its lifetime unused: the family
                 // expired from inactivity; nobody reused anything.

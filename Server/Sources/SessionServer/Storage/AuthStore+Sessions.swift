@@ -19,7 +19,8 @@ extension AuthStore {
             parentHash: try row.optionalString("parent_hash"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), rotatedAt: try row.optionalDate("rotated_at"),
             successorHash: try row.optionalString("successor_hash"),
-            sealedSuccessor: try row.optionalString("sealed_successor"))
+            sealedSuccessor: try row.optionalString("sealed_successor"), recoveredAt: try row.optionalDate("recovered_at"),
+            recoveries: try row.decode(column: "recoveries", as: Int.self))
     }
 
     static func insertRefreshToken(_ record: RefreshTokenRecord, on db: any SQLDatabase) async throws {
@@ -191,6 +192,8 @@ extension AuthStore {
             try await db.raw("DELETE FROM oauth_flows WHERE state_expires_at <= \(bind: cutoff)").run()
             try await Self.pruneRateLimits(before: now, on: db)
             try await Self.pruneOneTimeTokens(before: now, on: db)
+            // Signed-out-by-expiry pages and consoles (issue 29, item 8): nothing else deletes them.
+            _ = try await Self.pruneWebSessions(before: now, on: db)
             return expired.count
         }
     }

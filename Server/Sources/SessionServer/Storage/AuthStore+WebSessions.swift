@@ -15,15 +15,33 @@ extension AuthStore {
         var sessionID: String?
         /// The token every form of this browser carries.
         var csrf: String
+        /// The service-role key an `admin` browser signed in with.
+        var key: ConsoleKey? = nil
+    }
+
+    /// Who a console is (issue 29, item 8): the service-role key it signed in
+    /// with, by name and id, never the key itself. Its signing key and expiry
+    /// end the console when they end the key.
+    struct ConsoleKey: Sendable, Hashable {
+        /// `kid` of the signing key that signed the service-role key.
+        var signingKeyID: String
+        var expiresAt: Date
+        var name: String
+        var id: String
+
+        /// The audit log's `actor` for what this console does.
+        var actor: String { "console:\(name) (\(id))" }
     }
 
     func createWebSession(tokenHash: String, _ web: WebSession, now: Date, lifetime: TimeInterval) async throws {
         try await driver.transaction { db in
             try await db.raw(
                 """
-                INSERT INTO web_sessions (token_hash, kind, user_id, session_id, csrf, created_at, expires_at)
+                INSERT INTO web_sessions (token_hash, kind, user_id, session_id, csrf, created_at, expires_at,
+                key_kid, key_expires_at, key_name, key_id)
                 VALUES (\(bind: tokenHash), \(bind: web.kind.rawValue), \(bind: web.userID), \(bind: web.sessionID),
-                \(bind: web.csrf), \(bind: now.stored), \(bind: now.addingTimeInterval(lifetime).stored))
+                \(bind: web.csrf), \(bind: now.stored), \(bind: now.addingTimeInterval(lifetime).stored),
+                \(bind: web.key?.signingKeyID), \(bind: web.key?.expiresAt.stored), \(bind: web.key?.name), \(bind: web.key?.id))
                 """
             ).run()
         }
@@ -39,9 +57,23 @@ extension AuthStore {
                 ).first(),
                 let kind = WebSession.Kind(rawValue: try row.string("kind"))
             else { return nil }
-            let web = WebSession(
+            var web = WebSession(
                 kind: kind, userID: try row.optionalString("user_id"), sessionID: try row.optionalString("session_id"),
                 csrf: try row.string("csrf"))
+            if kind == .admin {
+                // A console lives no longer than its key (issue 29, item 8): the key expired, or
+                // its signing key was retired (on any replica), ends it. A console signed in
+                // before keys were recorded has none and ends too.
+                guard let signingKeyID = try row.optionalString("key_kid"), let expiresAt = try row.optionalDate("key_expires_at"),
+                    expiresAt > now,
+                    let signingKey = try await db.raw("SELECT retired_at FROM signing_keys WHERE kid = \(bind: signingKeyID)")
+                        .first(),
+                    try signingKey.optionalDate("retired_at") == nil
+                else { return nil }
+                web.key = ConsoleKey(
+                    signingKeyID: signingKeyID, expiresAt: expiresAt, name: try row.optionalString("key_name") ?? "unnamed",
+                    id: try row.optionalString("key_id") ?? "unknown")
+            }
             if kind == .account {
                 // Signing the device out anywhere (another device, an operator) signs this browser out too.
                 guard let sessionID = web.sessionID,
@@ -59,6 +91,14 @@ extension AuthStore {
             }
             return web
         }
+    }
+
+    /// Deletes page and console sessions past their expiry (the pruning
+    /// service's pass); returns how many.
+    static func pruneWebSessions(before now: Date, on db: any SQLDatabase) async throws -> Int {
+        let expired = try await db.raw("SELECT token_hash FROM web_sessions WHERE expires_at <= \(bind: now.stored)").all()
+        try await db.raw("DELETE FROM web_sessions WHERE expires_at <= \(bind: now.stored)").run()
+        return expired.count
     }
 
     func deleteWebSession(tokenHash: String) async throws {

@@ -47,7 +47,22 @@ enum Migrations {
               key TEXT PRIMARY KEY, window_start \(f.double) NOT NULL, count \(f.integer) NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS rate_limits_window_start ON rate_limits (window_start)",
-        ] + emailCodeSteps(f) + adminSteps(f)
+        ] + emailCodeSteps(f) + adminSteps(f) + boundSteps(f)
+    }
+
+    /// Issue 29, items 8 and 12: successor recoveries counted per rotation, and
+    /// console sessions tied to the service-role key they signed in with
+    /// (its signing key, expiry, name and id; never the key).
+    static func boundSteps(_ f: SQLFlavor) -> [String] {
+        [
+            "ALTER TABLE refresh_tokens ADD COLUMN recovered_at \(f.timestamp)",
+            "ALTER TABLE refresh_tokens ADD COLUMN recoveries \(f.integer) NOT NULL DEFAULT 0",
+            "ALTER TABLE web_sessions ADD COLUMN key_kid TEXT",
+            "ALTER TABLE web_sessions ADD COLUMN key_expires_at \(f.timestamp)",
+            "ALTER TABLE web_sessions ADD COLUMN key_name TEXT",
+            "ALTER TABLE web_sessions ADD COLUMN key_id TEXT",
+            "CREATE INDEX IF NOT EXISTS web_sessions_expires_at ON web_sessions (expires_at)",
+        ]
     }
 
     /// The admin API: bans, operator-set `app_metadata`, and the audit log

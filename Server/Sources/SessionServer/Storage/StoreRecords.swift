@@ -119,6 +119,10 @@ public struct RefreshTokenRecord: Sendable, Hashable {
     public var rotatedAt: Date?
     public var successorHash: String?
     var sealedSuccessor: String?
+    /// When successor recovery last handed the successor to this rotated-out
+    /// token, and how many times it has (docs/PROTOCOL.md, "Successor recovery").
+    var recoveredAt: Date?
+    var recoveries = 0
 }
 
 /// A stored signing key.
@@ -153,6 +157,10 @@ public struct RotationPolicy: Sendable {
     public var grace: TimeInterval
     /// See ``AuthServerConfiguration/recoversUnsavedSuccessors``.
     public var recoversUnsavedSuccessors: Bool
+    /// How many times one rotated-out token may recover its unused successor
+    /// (issue 29, item 12); the next presentation is a reuse. Retries within
+    /// the grace of a recovery are the same recovery and not counted.
+    public var recoveriesPerRotation = 3
     public init(refreshTokenTTL: TimeInterval, grace: TimeInterval, recoversUnsavedSuccessors: Bool = true) {
         self.refreshTokenTTL = refreshTokenTTL
         self.grace = grace

@@ -27,11 +27,15 @@ struct AccessTokenIssuer: Sendable {
     /// The service-role key: `role: service_role`, no session, signed like
     /// every access token (docs/ADMIN.md). It verifies as long as the key
     /// that signed it does: retiring that key revokes it.
-    func issueServiceRole(now: Date, lifetime: TimeInterval) async throws -> String {
+    /// `name` and a random `jti` identify it in the console and the audit log.
+    func issueServiceRole(name: String, now: Date, lifetime: TimeInterval) async throws -> String {
         let key = try await keyRing.currentKey()
         let issuedAt = Int(now.timeIntervalSince1970)
         return try Self.sign(
-            ServiceRoleClaims(aud: audience, iat: issuedAt, exp: issuedAt + Int(lifetime), iss: issuer), with: key)
+            ServiceRoleClaims(
+                aud: audience, iat: issuedAt, exp: issuedAt + Int(lifetime), iss: issuer,
+                jti: String(RefreshTokenCodec.generate().prefix(16)), keyName: name),
+            with: key)
     }
 
     private static func sign(_ claims: some Encodable, with key: SigningKey) throws -> String {
@@ -54,6 +58,15 @@ struct ServiceRoleClaims: Sendable, Encodable {
     var iat: Int
     var exp: Int
     var iss: String
+    /// The key's id: named in the audit log, so one key can be told from another.
+    var jti: String
+    /// The operator's name for the key (`auth-server keys service-role --name`).
+    var keyName: String
+
+    enum CodingKeys: String, CodingKey {
+        case sub, aud, role, iat, exp, iss, jti
+        case keyName = "key_name"
+    }
 
     static let role = "service_role"
 }

@@ -155,10 +155,12 @@ public actor KeyRing: VerificationKeySource {
     /// database, not from this replica's list, which may be stale.
     ///
     /// - Returns: the new key's id.
+    /// - Parameters: actor, ip: who asked and from where, for the audit log
+    ///   (`operator` is the command line; the console names its key).
     @discardableResult
-    public func rotate() async throws -> String {
+    public func rotate(actor: String = "operator", ip: String? = nil) async throws -> String {
         let key = SigningKey.generate(now: clock.now)
-        try await store.rotateSigningKey(try sealedRow(key), now: clock.now)
+        try await store.rotateSigningKey(try sealedRow(key), now: clock.now, actor: actor, ip: ip)
         try await load()
         return key.kid
     }
@@ -169,8 +171,8 @@ public actor KeyRing: VerificationKeySource {
     /// - Returns: `false` when it was already retired.
     /// - Throws: ``KeyManagementError`` for an unknown kid or the signing key.
     @discardableResult
-    public func retire(kid: String) async throws -> Bool {
-        let retired = try await store.retireSigningKey(kid: kid, now: clock.now)
+    public func retire(kid: String, actor: String = "operator", ip: String? = nil) async throws -> Bool {
+        let retired = try await store.retireSigningKey(kid: kid, now: clock.now, actor: actor, ip: ip)
         try await load()
         return retired
     }

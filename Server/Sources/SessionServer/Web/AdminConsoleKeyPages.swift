@@ -42,17 +42,22 @@ struct AdminConsoleKeyPages: Sendable {
                     },
                 ])
         }
-        group.post("keys/rotate") { request, _ in
-            guard try await web.postedForm(request, kind: .admin) != nil else { return WebPages.refused(title: "Admin console") }
-            _ = try await console.keyRing.rotate()
+        group.post("keys/rotate") { request, context in
+            guard let (signedIn, _) = try await web.postedForm(request, kind: .admin) else {
+                return WebPages.refused(title: "Admin console")
+            }
+            _ = try await console.keyRing.rotate(
+                actor: signedIn.key?.actor ?? ServiceRoleClaims.role, ip: console.ip(request, context))
             return WebPages.seeOther("/admin/keys")
         }
         group.post("keys/:kid/retire") { request, context in
-            guard try await web.postedForm(request, kind: .admin) != nil, let kid = context.parameters.get("kid") else {
+            guard let (signedIn, _) = try await web.postedForm(request, kind: .admin), let kid = context.parameters.get("kid")
+            else {
                 return WebPages.refused(title: "Admin console")
             }
             do {
-                _ = try await console.keyRing.retire(kid: kid)
+                _ = try await console.keyRing.retire(
+                    kid: kid, actor: signedIn.key?.actor ?? ServiceRoleClaims.role, ip: console.ip(request, context))
             } catch let error as KeyManagementError {
                 return WebPages.page(
                     "message", ["title": "Not retired", "nav": AdminConsolePages.nav, "error": error.description],

@@ -52,21 +52,29 @@ struct AdminConsolePages: Sendable {
             guard WebForm.isSameOrigin(request, externalURL: web.externalURL) else { return WebPages.refused(title: "Admin console: sign in") }
             try await limit(request, context)
             let key = (try await WebForm.read(request))["key"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let consoleKey: AuthStore.ConsoleKey
             do {
                 let verified = try await verifier.verify(key, now: clock.now)
-                guard verified.claims.role == ServiceRoleClaims.role, verified.sessionID == nil else { throw AuthError.notAdmin }
+                guard verified.claims.role == ServiceRoleClaims.role, verified.sessionID == nil, let kid = verified.keyID,
+                    let expiresAt = verified.claims.exp
+                else { throw AuthError.notAdmin }
+                let identity = ServiceRoleIdentity(token: key, verified: verified)
+                consoleKey = .init(signingKeyID: kid, expiresAt: expiresAt, name: identity.name, id: identity.id)
             } catch is AuthError {
                 return WebPages.page(
                     "admin-sign-in", ["title": "Admin console: sign in", "error": "That is not a valid service-role key."],
                     status: .badRequest)
             }
-            try await admin.store.audit(actor: ServiceRoleClaims.role, action: "console_sign_in", ip: ip(request, context), now: clock.now)
+            try await admin.store.audit(actor: consoleKey.actor, action: "console_sign_in", ip: ip(request, context), now: clock.now)
             return try await web.signIn(
-                .init(kind: .admin, userID: nil, sessionID: nil, csrf: RefreshTokenCodec.generate()), lifetime: Self.lifetime,
-                then: "/admin")
+                .init(kind: .admin, userID: nil, sessionID: nil, csrf: RefreshTokenCodec.generate(), key: consoleKey),
+                lifetime: Self.lifetime, then: "/admin")
         }
-        group.post("sign-out") { request, _ in
-            guard try await web.postedForm(request, kind: .admin) != nil else { return WebPages.refused(title: "Admin console") }
+        group.post("sign-out") { request, context in
+            guard let (signedIn, _) = try await web.postedForm(request, kind: .admin) else { return WebPages.refused(title: "Admin console") }
+            try await admin.store.audit(
+                actor: signedIn.key?.actor ?? ServiceRoleClaims.role, action: "console_sign_out", ip: ip(request, context),
+                now: clock.now)
             return try await web.signOut(request, then: "/admin")
         }
         group.get("users/:id") { request, context in
@@ -89,19 +97,19 @@ struct AdminConsolePages: Sendable {
                     },
                 ])
         }
-        userAction(group, "ban") { id, form, ip in
+        userAction(group, "ban") { admin, id, form, ip in
             _ = try await admin.updateUser(id: id, Self.attributes(banDuration: form["duration"] ?? "24h"), ip: ip)
             return "/admin/users/\(id)"
         }
-        userAction(group, "unban") { id, _, ip in
+        userAction(group, "unban") { admin, id, _, ip in
             _ = try await admin.updateUser(id: id, Self.attributes(banDuration: "none"), ip: ip)
             return "/admin/users/\(id)"
         }
-        userAction(group, "sign-out") { id, _, ip in
+        userAction(group, "sign-out") { admin, id, _, ip in
             try await admin.signOutEverywhere(id: id, ip: ip)
             return "/admin/users/\(id)"
         }
-        userAction(group, "delete") { id, form, ip in
+        userAction(group, "delete") { admin, id, form, ip in
             guard form["confirm"] == "yes" else {
                 throw AuthError.invalidRequest(field: "confirm", "Tick the box to confirm the deletion.")
             }
@@ -111,17 +119,19 @@ struct AdminConsolePages: Sendable {
         AdminConsoleKeyPages(console: self).register(on: group)
     }
 
-    /// A post about one user: checked, done, then back to a page.
+    /// A post about one user: checked, done (audited as the console's key,
+    /// from the browser's address), then back to a page.
     private func userAction(
         _ group: RouterGroup<AuthRequestContext>, _ name: String,
-        _ body: @escaping @Sendable (String, WebForm, String?) async throws -> String
+        _ body: @escaping @Sendable (AdminService, String, WebForm, String?) async throws -> String
     ) {
         group.post("users/:id/\(name)") { request, context in
-            guard let (_, form) = try await web.postedForm(request, kind: .admin), let id = context.parameters.get("id") else {
+            guard let (signedIn, form) = try await web.postedForm(request, kind: .admin), let id = context.parameters.get("id")
+            else {
                 return WebPages.refused(title: "Admin console")
             }
             do {
-                return WebPages.seeOther(try await body(id, form, ip(request, context)))
+                return WebPages.seeOther(try await body(admin.acting(as: signedIn.key), id, form, ip(request, context)))
             } catch let error as AuthError {
                 return WebPages.page(
                     "message", ["title": "Not done", "nav": Self.nav, "error": error.message], status: .badRequest)

@@ -22,7 +22,7 @@ struct OAuthMigrationTests {
 
     static func upgrade(_ store: AuthStore) async throws {
         // The schema as the nine steps before OAuth left it (only `users` matters
-        // here, and `sessions`, which a later step alters).
+        // here, and `sessions` and `refresh_tokens`, which later steps alter).
         try await store.withTransaction { db in
             try await db.raw("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)").run()
             for version in 1...9 { try await db.raw("INSERT INTO schema_migrations (version) VALUES (\(bind: version))").run() }
@@ -31,6 +31,12 @@ struct OAuthMigrationTests {
                 CREATE TABLE sessions (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at REAL NOT NULL,
                 refreshed_at REAL, not_after REAL NOT NULL, revoked_at REAL, revoked_reason TEXT, user_agent TEXT,
                 ip TEXT, active_token_hash TEXT)
+                """
+            ).run()
+            try await db.raw(
+                """
+                CREATE TABLE refresh_tokens (token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL, parent_hash TEXT,
+                created_at REAL NOT NULL, expires_at REAL NOT NULL, rotated_at REAL, successor_hash TEXT, sealed_successor TEXT)
                 """
             ).run()
             try await db.raw(
@@ -47,7 +53,8 @@ struct OAuthMigrationTests {
                 """
             ).run()
         }
-        #expect(try await store.migrate() == 18)  // The OAuth steps, sessions.auth_method, rate_limits, one_time_tokens, the admin steps.
+        // The OAuth steps, sessions.auth_method, rate_limits, one_time_tokens, the admin steps, the bound steps (issue 29).
+        #expect(try await store.migrate() == 25)
         let user = try #require(try await store.user(email: "ada@example.com"))
         #expect(user.id == "u1")
         #expect(user.userMetadata["plan"] == "pro")
