@@ -26,11 +26,22 @@ public struct ServiceRoleIdentity: Sendable, Hashable {
     init(token: String, verified: VerifiedAccessToken) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         let payload = parts.count == 3 ? Base64URL.decode(parts[1]) : nil
-        let claims = payload.flatMap { try? JSONDecoder().decode(Claims.self, from: $0) }
+        let claims = payload.flatMap(Self.claims(in:))
         let name = claims?.keyName.flatMap { Self.isValid(name: $0) ? $0 : nil }
         let id = claims?.jti.flatMap { Self.isValid(name: $0) ? $0 : nil }
         let issued = verified.claims.iat.map { String(Int($0.timeIntervalSince1970)) } ?? "?"
         self.init(name: name ?? "unnamed", id: id ?? "\(verified.keyID ?? "?")@\(issued)")
+    }
+
+    /// The naming claims of a verified payload; a payload without them (a key
+    /// printed before names existed) reads as unnamed, which is a label, not a
+    /// failure: the signature already decided that the key is good.
+    private static func claims(in payload: Data) -> Claims? {
+        do {
+            return try JSONDecoder().decode(Claims.self, from: payload)
+        } catch {
+            return nil
+        }
     }
 
     private struct Claims: Decodable {
