@@ -165,7 +165,14 @@ extension AuthStore {
         }
     }
 
-    /// Deletes refresh tokens expired before `now`, and sessions past their cap or long revoked.
+    /// Deletes refresh tokens and sessions that ended (expired, past their
+    /// cap, or revoked) more than `revokedRetention` ago.
+    ///
+    /// Kept that long, not deleted the moment they end: a refresh that comes
+    /// just after the end still reads `session_expired`, not
+    /// `refresh_token_not_found` or `session_not_found` (the pruner deleting
+    /// the row between a rotation's two reads on PostgreSQL made a CI run
+    /// answer the latter). A day of dead rows costs nothing.
     ///
     /// - Returns: how many refresh token rows were deleted.
     @discardableResult
@@ -173,17 +180,17 @@ extension AuthStore {
         try await driver.transaction { db in
             let cutoff = now.addingTimeInterval(-revokedRetention).stored
             let deadSessions = """
-                SELECT id FROM sessions WHERE not_after <= \(now.stored) OR revoked_at <= \(cutoff)
+                SELECT id FROM sessions WHERE not_after <= \(cutoff) OR revoked_at <= \(cutoff)
                 """
             let expired = try await db.raw(
                 """
-                SELECT token_hash FROM refresh_tokens WHERE expires_at <= \(bind: now.stored)
+                SELECT token_hash FROM refresh_tokens WHERE expires_at <= \(bind: cutoff)
                 OR session_id IN (\(unsafeRaw: deadSessions))
                 """
             ).all()
             try await db.raw(
                 """
-                DELETE FROM refresh_tokens WHERE expires_at <= \(bind: now.stored)
+                DELETE FROM refresh_tokens WHERE expires_at <= \(bind: cutoff)
                 OR session_id IN (\(unsafeRaw: deadSessions))
                 """
             ).run()
