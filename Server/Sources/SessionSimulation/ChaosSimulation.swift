@@ -63,6 +63,11 @@ public struct ChaosSimulation: Sendable {
         // cap (issue 29, item 14) new ones waited in the backlog and lives timed out
         // (URLError -1001) in the 200-life run. The cap is not what this run tests.
         configuration.maximumConnections = 1_000_000
+        // The devices' proxy keeps connections open for days of simulated time and
+        // trickles bodies on purpose: the server's wall-clock idle and read limits
+        // (issue 29, item 14) timed out clean sign-ups on CI's loaded cores (URLError -1001).
+        configuration.idleTimeout = 86_400
+        configuration.requestReadTimeout = 86_400
         configuration.gatewayRequestsPerMinutePerUser = 10_000_000
         configuration.recoversUnsavedSuccessors = parameters.successorRecovery
         let logger = {
