@@ -127,15 +127,36 @@ final class SMTPConnection {
         return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
     }
 
+    /// A QUIT that failed after the message was delivered: worth a debug line, not an error.
+    func noteQuitFailure(_ error: any Error) {
+        logger.debug("SMTP QUIT failed after delivery", metadata: ["smtp.host": "\(host)", "error.type": "\(type(of: error))"])
+    }
+
     func close() async {
         continuation.finish()
         // Closing a channel the server already closed throws; either way it is closed, and
         // the send's own outcome (delivered or its typed error) was decided before this.
-        try? await channel.close().get()
+        do {
+            try await channel.close().get()
+        } catch ChannelError.alreadyClosed {
+            // The server hung up first: the usual end after QUIT.
+        } catch {
+            logger.debug("SMTP connection closed with an error", metadata: ["smtp.host": "\(host)", "error.type": "\(type(of: error))"])
+        }
     }
 
     /// SNI and certificate checks need a name; for an IP literal NIOSSL checks the peer's address instead.
     private static func serverHostname(for host: String) -> String? {
-        (try? SocketAddress(ipAddress: host, port: 0)) == nil ? host : nil
+        isIPLiteral(host) ? nil : host
+    }
+
+    private static func isIPLiteral(_ host: String) -> Bool {
+        do {
+            _ = try SocketAddress(ipAddress: host, port: 0)
+            return true
+        } catch {
+            // Not an address literal: a name, which is what SNI wants.
+            return false
+        }
     }
 }

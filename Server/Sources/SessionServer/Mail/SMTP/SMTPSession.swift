@@ -29,9 +29,18 @@ struct SMTPSession {
         try await command("DATA", expecting: 354)
         try await connection.write(SMTPData.payload(for: data))
         try await expect(250, from: connection.readReply(to: "the end of DATA"), step: "the message")
-        // The message is delivered; a server that fumbles QUIT changes nothing.
-        try? await connection.send("QUIT")
-        _ = try? await connection.readReply(to: "QUIT")
+        await quit()
+    }
+
+    /// The message is delivered before this: a server that fumbles QUIT changes nothing,
+    /// so its error is noted, not thrown.
+    private func quit() async {
+        do {
+            try await connection.send("QUIT")
+            _ = try await connection.readReply(to: "QUIT")
+        } catch {
+            connection.noteQuitFailure(error)
+        }
     }
 
     /// EHLO, or HELO for a server that refuses EHLO; returns the extensions, keyword to parameters.
