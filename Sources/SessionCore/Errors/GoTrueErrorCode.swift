@@ -6,15 +6,8 @@ public struct GoTrueErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
+    // Codable comes from the standard library's `RawRepresentable` conformance:
+    // a bare JSON string, any value accepted.
 
     public var description: String { rawValue }
 
