@@ -27,6 +27,9 @@ extension AuthStore {
         /// Confirm the address of a password sign-up (and sign in): the one
         /// code that keeps the password, since whoever set it proved the mailbox.
         case signUp = "signup"
+        /// Prove presence before a sensitive change (`POST /reauthenticate`'s
+        /// nonce): never redeemed by `/verify`, never a session.
+        case reauthentication
     }
 
     /// The stored hash of `code` for the row `id`.
@@ -113,7 +116,9 @@ extension AuthStore {
             guard let row = matched else { return nil }
             let id = try row.string("id")
             let email = try row.string("email")
-            guard let purpose = OneTimeTokenPurpose(rawValue: try row.string("purpose")) else { return nil }
+            // A nonce is spent only by the change it proves (AuthStore+Reauthentication.swift).
+            guard let purpose = OneTimeTokenPurpose(rawValue: try row.string("purpose")), purpose != .reauthentication
+            else { return nil }
             try await db.raw("DELETE FROM one_time_tokens WHERE id = \(bind: id)").run()
             guard
                 let userID = try await Self.userForCode(
@@ -133,7 +138,7 @@ extension AuthStore {
             let method = switch purpose {
             case .recovery: "recovery"
             case .signIn: "otp"
-            case .signUp: "email/signup"
+            case .signUp, .reauthentication: "email/signup"
             }
             let (session, token) = try await Self.insertSession(
                 userID: userID, userAgent: origin.userAgent, ip: origin.ip, now: now, refreshTokenTTL: refreshTokenTTL,
