@@ -83,8 +83,9 @@ struct GoTrueRoutes: Sendable {
     /// Mails the signed-in user a nonce for a sensitive change (docs/EMAIL.md, "Re-authentication").
     private func reauthenticate(_ request: Request, _ context: AuthRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
+        // Not the per-IP mail budget: that one stops an IP mailing many strangers' addresses,
+        // and this mails only the signed-in account's own, once a minute (the address limit).
         try await limitByIP(request, context)
-        try await limitMailByIP(request, context)
         guard let user = try await sessions.store.currentUser(id: identity.userID, now: sessions.clock.now) else {
             throw AuthError.sessionRevoked
         }

@@ -147,13 +147,14 @@ struct AccountPages: Sendable {
                 "current": session.id == signedIn.sessionID,
             ] as [String: Any]
         }
-        let window = Int(sessions.configuration.reauthenticationWindow / 60)
+        let seconds = Int(sessions.configuration.reauthenticationWindow)
+        let window = seconds >= 120 ? "\(seconds / 60) minutes" : "\(seconds) seconds"
         var context: [String: Any] = [
             "title": Self.title, "email": user.email ?? user.id, "devices": devices, "csrf": signedIn.csrf,
             "hasPassword": user.hasPassword, "usesCode": user.email != nil && codes.mail != nil,
             "mailsCodes": user.email != nil && codes.mail != nil && !user.hasPassword,
             "providers": user.identities.map { ["label": AccountSignInPages.label($0.provider)] },
-            "windowMinutes": window,
+            "window": window,
         ]
         context["notice"] = notice
         context["error"] = error

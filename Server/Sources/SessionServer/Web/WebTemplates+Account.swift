@@ -67,7 +67,7 @@ extension WebTemplates {
             <td>{{^current}}<form class="inline" method="post" action="/account/sessions/{{id}}/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="sign-out-{{id}}" aria-label="Sign out {{device}}">Sign out this device</button></form>{{/current}}</td></tr>
             {{/devices}}</tbody></table>
             <h2 id="proof-heading">Confirm it is you</h2>
-            <p class="muted">Signing out every other device, {{#hasPassword}}changing{{/hasPassword}}{{^hasPassword}}setting{{/hasPassword}} your password and deleting your account need fresh proof: {{#hasPassword}}your current password{{/hasPassword}}{{^hasPassword}}a code we email you{{/hasPassword}}. Within {{windowMinutes}} minutes of signing in on this page, none is needed.</p>
+            <p class="muted">Signing out every other device, {{#hasPassword}}changing{{/hasPassword}}{{^hasPassword}}setting{{/hasPassword}} your password and deleting your account need fresh proof: {{#hasPassword}}your current password{{/hasPassword}}{{^hasPassword}}a code we email you{{/hasPassword}}. Within {{window}} of signing in on this page, none is needed.</p>
             {{#mailsCodes}}<form id="send-code" method="post" action="/account/reauthenticate"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Email me a code</button></form>{{/mailsCodes}}
             <h2>Sign out every other device</h2>
             <form id="sign-out-others" method="post" action="/account/sign-out-others"><input type="hidden" name="csrf" value="{{csrf}}">

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import SessionCore
+import SessionKit
 import SessionKitTesting
 import SessionServer
 import Testing
@@ -95,6 +96,36 @@ struct ReauthenticationNonceTests {
             let key = try await test.server.serviceRoleKey(lifetime: 3600)
             let audit = try await client.send(.get, "/auth/v1/admin/audit?per_page=50", bearer: key)
             #expect(audit.text.contains("reauthentication_requested"))
+        }
+    }
+
+    /// The SDK end to end: `reauthenticate()` then the nonce with a new password
+    /// and with a deletion, against the live server and its mail.
+    @Test func theSDKReauthenticatesAndSpendsTheNonce() async throws {
+        try await EmailTestServer.run(configure: { $0.emailsPerMinutePerAddress = 5 }) { test, client, mail in
+            let port = try #require(client.port)
+            let sdk = test.sdkClient(port: port)
+            try await sdk.sendEmailCode(to: "ada@example.com")
+            let code = try #require(try await mail.next().code)
+            try await sdk.verifyEmailCode(email: "ada@example.com", code: code)
+            await test.clock.advance(by: 601)
+            await #expect(throws: SessionError.reauthenticationRequired) { try await sdk.updatePassword("first-password") }
+            try await sdk.reauthenticate()
+            let nonce = try #require(try await mail.next().code)
+            let wrong = nonce == "000000" ? "111111" : "000000"
+            await #expect(throws: SessionError.reauthenticationRequired) {
+                try await sdk.updatePassword("first-password", nonce: wrong)
+            }
+            try await sdk.updatePassword("first-password", nonce: nonce)
+            #expect(try await client.signIn("ada@example.com", password: "first-password").status == .ok)
+            #expect(sdk.currentState.session != nil, "a refused proof never signed the SDK out")
+            // Deletion: refused without proof, done with a fresh nonce (the first is spent).
+            await #expect(throws: SessionError.reauthenticationRequired) { try await sdk.deleteAccount(nonce: nonce) }
+            try await sdk.reauthenticate()
+            let second = try #require(try await mail.next().code)
+            try await sdk.deleteAccount(nonce: second)
+            #expect(sdk.currentState == .signedOut)
+            #expect(try await test.server.store.user(email: "ada@example.com") == nil)
         }
     }
 }
