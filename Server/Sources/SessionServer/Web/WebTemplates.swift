@@ -42,6 +42,8 @@ enum WebTemplates {
             table { border-collapse: collapse; width: 100% } th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #ccc; vertical-align: top }
             .alert { padding: .6rem; border-radius: 4px; background: #fce8e6; color: #5c1610 } .note { padding: .6rem; border-radius: 4px; background: #e6f4ea; color: #0d3a1a }
             nav a { margin-right: 1rem } .inline { display: inline } .muted { color: #444 }
+            td button { margin-top: 0 }
+            @media (min-width: 40rem) { td[data-label], td button { white-space: nowrap } }
             @media (max-width: 40rem) { table, tbody, tr, td, th { display: block } thead { display: none } td { border: 0; padding: .15rem 0 } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600 } tr { border-bottom: 1px solid #ccc; padding: .5rem 0 } }
             </style></head>
             <body>
