@@ -27,7 +27,7 @@ extension AuthStore {
         /// Confirm the address of a password sign-up (and sign in): the one
         /// code that keeps the password, since whoever set it proved the mailbox.
         case signUp = "signup"
-        /// Prove presence before a sensitive change (`POST /reauthenticate`'s
+        /// Prove presence before a sensitive change (`/reauthenticate`'s
         /// nonce): never redeemed by `/verify`, never a session.
         case reauthentication
     }
@@ -105,7 +105,7 @@ extension AuthStore {
                 matched = try live.first {
                     SHA256Hex.constantTimeEquals(Self.codeHash(id: try $0.string("id"), code: code), try $0.string("code_hash"))
                 }
-                guard let matched else {
+                guard matched != nil else {
                     // A wrong guess counts against every code it could have been.
                     for row in live { try await Self.countWrongGuess(row, maximumAttempts: maximumAttempts, on: db) }
                     return nil
@@ -138,7 +138,8 @@ extension AuthStore {
             let method = switch purpose {
             case .recovery: "recovery"
             case .signIn: "otp"
-            case .signUp, .reauthentication: "email/signup"
+            case .signUp: "email/signup"
+            case .reauthentication: "reauthentication"  // refused above; named for completeness
             }
             let (session, token) = try await Self.insertSession(
                 userID: userID, userAgent: origin.userAgent, ip: origin.ip, now: now, refreshTokenTTL: refreshTokenTTL,
