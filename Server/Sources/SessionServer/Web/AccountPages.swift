@@ -130,9 +130,19 @@ struct AccountPages: Sendable {
             try await codes.presence.require(
                 sessionID: signedIn.sessionID, user: user, currentPassword: form["current_password"].flatMap { $0.isEmpty ? nil : $0 },
                 nonce: form["nonce"].map(AccountSignInPages.digits), ip: origin(request, context).ip)
-        } catch let error as AuthError where error == .sessionRevoked {
-            // The page's own session ended (signed out elsewhere): only a new sign-in helps.
-            throw AuthError.reauthenticationNeeded(withinSeconds: Int(sessions.configuration.reauthenticationWindow))
+        } catch let error as AuthError
+            where error == .sessionRevoked || error == AuthError.reauthenticationNeeded(withinSeconds: 0)
+        {
+            // The API's message names fields and endpoints; the page names its own fields and button.
+            throw AuthError(
+                .reauthenticationNeeded,
+                user.hasPassword
+                    ? "Confirm it is you: type your current password into the form, then send it again."
+                    : "Confirm it is you: choose \u{201C}Email me a code\u{201D}, then type the code from the email into the form.")
+        } catch let error as AuthError where error == .reauthenticationNotValid {
+            throw AuthError(
+                .reauthenticationNotValid,
+                "That code is wrong, used or expired. Choose \u{201C}Email me a code\u{201D} for a new one and type the newest.")
         }
     }
 
