@@ -5,17 +5,24 @@
 # device signed out, the admin console (search, ban with user_banned at
 # refresh, unban, audit log, signing keys), CSRF (forged posts from another
 # site and from a same-site other origin refused; the page's own form works),
-# no horizontal scroll at 390x844 and an accessibility smoke check.
+# no horizontal scroll at 390x844 and an accessibility smoke check; then the
+# account page for people without a password: a provider-only person (a
+# Strava-shaped fake provider, Tests/Browser/fake_provider.py) and an
+# email-code-only person sign in, see their devices and delete the account
+# after a mailed code (a real SMTP listener, aiosmtpd), and a forged deletion
+# without the code is refused. The server runs with a 5 s re-authentication
+# window, so the flows wait it out instead of a clock being moved.
 #
 #   scripts/browser-tests.sh                                  # from anywhere
 #   BROWSER_PLANT=forged-csrf scripts/browser-tests.sh        # must fail
+#   BROWSER_PLANT=forged-with-code scripts/browser-tests.sh   # must fail
 #   BROWSER_README_IMAGES=1 scripts/browser-tests.sh          # also docs/images/{account,admin}.png
 #
 # Needs the debug build (`swift build`), /usr/bin/chromium,
 # /usr/bin/chromedriver and python3 with selenium. Exits 2 when one is
 # missing, non-zero on any failure, printing the auth-server log's tail.
 # Environment: AUTH_SERVER (the binary), PYTHON (default python3),
-# BROWSER_TIMEOUT (seconds for the flows, default 90), BROWSER_SCREENSHOTS
+# BROWSER_TIMEOUT (seconds for the flows, default 150), BROWSER_SCREENSHOTS
 # (default .build/browser-screenshots), BROWSER_README_IMAGES=1,
 # BROWSER_PLANT.
 set -euo pipefail
@@ -23,7 +30,7 @@ cd "$(dirname "$0")/.."
 
 server_binary="${AUTH_SERVER:-.build/debug/auth-server}"
 python="${PYTHON:-python3}"
-flows_timeout="${BROWSER_TIMEOUT:-90}"
+flows_timeout="${BROWSER_TIMEOUT:-150}"
 flows=Tests/Browser/console_flows.py
 screenshots="${BROWSER_SCREENSHOTS:-$PWD/.build/browser-screenshots}"
 
@@ -37,24 +44,50 @@ for tool in /usr/bin/chromium /usr/bin/chromedriver; do
     exit 2
   fi
 done
-if ! "$python" -c 'import selenium' 2>/dev/null; then
-  echo "$python lacks selenium: pip install selenium" >&2
+if ! "$python" -c 'import selenium, aiosmtpd' 2>/dev/null; then
+  echo "$python lacks selenium or aiosmtpd: pip install selenium aiosmtpd" >&2
   exit 2
 fi
 
 script_name=browser-tests
 source scripts/live-server.sh
+failure_logs=(server smtp provider)
 
 # Background jobs in their own process groups, so cleanup can end each with all its children.
 set -m
 
-start_auth_server
+# Starts "$@" in the background with stdout in $work/$1.out and stderr in
+# $work/$1.log, and waits for the line `READY <port>`; sets ready_port.
+start_ready() {
+  local name="$1"; shift
+  "$@" >"$work/$name.out" 2>"$work/$name.log" &
+  local pid=$!
+  pids+=("$pid")
+  ready_port=""
+  for _ in $(seq 1 100); do
+    ready_port="$(sed -n 's/^READY \([0-9][0-9]*\)$/\1/p' "$work/$name.out" | head -1)"
+    [[ -n "$ready_port" ]] && return 0
+    kill -0 "$pid" 2>/dev/null || fail "$name exited before it was ready"
+    sleep 0.1
+  done
+  fail "$name did not print READY within 10 s"
+}
+
+mkdir "$work/mail"
+start_ready smtp "$python" scripts/smtp-listener.py --port 0 --maildir "$work/mail"
+smtp_port="$ready_port"
+start_ready provider "$python" Tests/Browser/fake_provider.py --providers-file "$work/providers.json"
+reauthentication_window=5
+# --autoconfirm: flow 1's password sign-up signs in at once, as it did before mail was on.
+start_auth_server --autoconfirm --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "Browser tests <auth@example.com>" \
+  --oauth-providers "$work/providers.json" --reauthentication-window "$reauthentication_window"
 write_service_role_key
 # localhost, not 127.0.0.1: the flows' attacker site is http://127.0.0.1:<port>, another site.
 base="http://localhost:$port"
 echo "auth-server on $base; screenshots in $screenshots"
 
-args=(--url "$base" --service-key-file "$work/service-role" --screenshots "$screenshots")
+args=(--url "$base" --service-key-file "$work/service-role" --screenshots "$screenshots" --maildir "$work/mail"
+  --reauthentication-window "$reauthentication_window")
 [[ "${BROWSER_README_IMAGES:-}" == 1 ]] && args+=(--readme-images "$(cd .. && pwd)/docs/images")
 [[ -n "${BROWSER_PLANT:-}" ]] && args+=(--plant "$BROWSER_PLANT")
 # In the background and waited for, so a signal to this script reaches the trap at once.

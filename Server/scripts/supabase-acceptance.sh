@@ -7,12 +7,15 @@
 # (refused with email_not_confirmed before), password reset by emailed code, Sign in with Apple
 # by ID token, no mail for an unknown address, and the admin API (client.admin
 # with a service-role key from `auth-server keys service-role`: users created,
-# listed, banned and deleted, a session minted by generate_link, the audit log).
+# listed, banned and deleted, a session minted by generate_link, the audit log),
+# and re-authentication: reauthenticate() mails a nonce that update_user({"password",
+# "nonce"}) spends, past a short re-authentication window (5 s here).
 #
 #   scripts/supabase-acceptance.sh                          # from anywhere
 #   ACCEPTANCE_PLANT=wrong-code scripts/supabase-acceptance.sh   # must fail
 #   ACCEPTANCE_PLANT=no-ban scripts/supabase-acceptance.sh       # must fail
 #   ACCEPTANCE_PLANT=autoconfirm scripts/supabase-acceptance.sh  # must fail
+#   ACCEPTANCE_PLANT=no-nonce scripts/supabase-acceptance.sh     # must fail
 #
 # Needs the debug build (`swift build`) and python3 with supabase_auth,
 # aiosmtpd, cryptography and pyjwt installed. Exits non-zero on any failure,
@@ -69,7 +72,10 @@ jwks_port="$ready_port"
 # The plant: sign-ups confirmed without mail, which flow 2 must notice.
 planted=()
 [[ "${ACCEPTANCE_PLANT:-}" == autoconfirm ]] && planted=(--autoconfirm)
-start_auth_server "${planted[@]}" \
+# A 5 s re-authentication window: flow 6 waits it out to need the nonce, and
+# flow 2's update_user, a moment after its recovery sign-in, stays inside it.
+reauthentication_window=5
+start_auth_server "${planted[@]}" --reauthentication-window "$reauthentication_window" \
   --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "$mail_from" \
   --redirect-allow-list "http://localhost:3000/*" \
   --apple-client-ids "$client_id" --apple-jwks-url "http://127.0.0.1:$jwks_port/keys" --apple-issuer "$issuer"
@@ -80,7 +86,7 @@ echo "auth-server on $base, SMTP listener on 127.0.0.1:$smtp_port, Apple JWKS on
 # In the background and waited for, so a signal to this script reaches the trap at once.
 timeout --kill-after=5 "$flows_timeout" "$python" "$flows" flows --url "$base/auth/v1" --maildir "$work/mail" \
   --key-file "$work/apple-key.pem" --issuer "$issuer" --client-id "$client_id" --mail-from "$mail_from" \
-  --service-key-file "$work/service-role" &
+  --service-key-file "$work/service-role" --reauthentication-window "$reauthentication_window" &
 flows_pid=$!
 pids+=("$flows_pid")
 status=0

@@ -148,13 +148,22 @@ public final class SessionModel {
         await perform { client throws(SessionError) in _ = try await client.updateUser(attributes) }
     }
 
-    /// Deletes the account (``SessionClient/deleteAccount(currentPassword:)``).
+    /// Deletes the account (``SessionClient/deleteAccount(currentPassword:nonce:)``).
     ///
     /// - Returns: whether it succeeded; with ``SessionError/reauthenticationRequired``
-    ///   in ``lastError``, ask for the password and call again with it.
+    ///   in ``lastError``, ask for the password (or call ``reauthenticate()``
+    ///   and ask for the mailed code) and call again with it.
     @discardableResult
-    public func deleteAccount(currentPassword: String? = nil) async -> Bool {
-        await perform { client throws(SessionError) in try await client.deleteAccount(currentPassword: currentPassword) }
+    public func deleteAccount(currentPassword: String? = nil, nonce: String? = nil) async -> Bool {
+        await perform { client throws(SessionError) in
+            try await client.deleteAccount(currentPassword: currentPassword, nonce: nonce)
+        }
+    }
+
+    /// Mails a code that proves presence (``SessionClient/reauthenticate()``).
+    @discardableResult
+    public func reauthenticate() async -> Bool {
+        await perform { client throws(SessionError) in try await client.reauthenticate() }
     }
 
     /// Signs out (``SessionClient/signOut(scope:)``).

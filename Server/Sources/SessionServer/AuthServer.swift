@@ -207,7 +207,7 @@ public struct AuthServer: Sendable {
                 middleware: RateLimitMiddleware(
                     limiter: Self.limiter("gateway-user", configuration.gatewayRequestsPerMinutePerUser, configuration, store)))
         GatewayRoutes(
-            store: store, clock: configuration.clock, presence: sessions.presence, trustedProxies: configuration.trustedProxies
+            store: store, clock: configuration.clock, presence: codes.presence, trustedProxies: configuration.trustedProxies
         ).register(on: gateway)
         // Last, so it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))

@@ -13,8 +13,10 @@ Two modes, both started by scripts/supabase-acceptance.sh:
                                 --service-key-file PATH
       Runs the flows (email code sign-in, password sign-up confirmed by mailed
       code then sign-in, password reset, Sign in with Apple by
-      ID token, no mail for an unknown address, and the admin API driven by
-      client.admin with the service-role key read from PATH) through
+      ID token, no mail for an unknown address, the admin API driven by
+      client.admin with the service-role key read from PATH, and
+      reauthenticate() then update_user({"password", "nonce"}) for a person
+      without a password, past the server's re-authentication window) through
       SyncGoTrueClient, reading the codes from the .eml files the SMTP listener
       writes. Prints a PASS line per check; the first failure prints FAIL and
       exits 1.
@@ -24,6 +26,8 @@ mailed one, and ACCEPTANCE_PLANT=no-ban makes flow 5 skip the ban while still
 expecting the banned user's refresh to be refused, so the run must fail: proof
 that the harness can. ACCEPTANCE_PLANT=autoconfirm (read by the script) starts
 the server with --autoconfirm, so flow 2's sign-up signs in at once and fails.
+ACCEPTANCE_PLANT=no-nonce makes flow 6 set the password without the mailed
+nonce, which the server must refuse.
 """
 import argparse
 import base64
@@ -240,6 +244,8 @@ class Flows:
         self.bob = f"bob-{run}@example.com"
         self.cy = f"cy-{run}@example.com"
         self.dee = f"dee-{run}@example.com"
+        self.eve = f"eve-{run}@example.com"
+        self.reauthentication_window = args.reauthentication_window
         self.apple_email = None
         self.service_key = Path(args.service_key_file).read_text().strip()
         # Every token and password the run handles; the audit log must hold none of them.
@@ -611,6 +617,56 @@ class Flows:
         check(not leaked, f"flow 5: the audit log's text contains {leaked}")
         passed(f"flow 5: the audit log's text contains none of the run's {len(self.secrets)} tokens and passwords")
 
+    # Flow 6: a person without a password proves presence with reauthenticate()'s mailed nonce.
+    def reauthentication_nonce(self):
+        client = self.client()
+        seen = set(self.mailbox.names())
+        step("flow 6: sign_in_with_otp", lambda: client.sign_in_with_otp({"email": self.eve}))
+        message = self.mailbox.wait_for(self.eve, seen)
+        code = code_from(message, r"Your sign-in code: (\d{6})", r"Your sign-in code is (\d{6})", "flow 6 sign-in mail")
+        session = step("flow 6: verify_otp(type=email)",
+                       lambda: client.verify_otp({"email": self.eve, "token": code, "type": "email"})).session
+        check(session is not None, "flow 6: verify_otp gave no session")
+        self.remember("flow 6", session)
+        self.secrets["flow 6 password"] = "eve-password-1"
+        # Past the server's re-authentication window (the script starts it with a short one):
+        # the session alone no longer proves presence.
+        time.sleep(self.reauthentication_window + 1)
+        error = expect_api_error("flow 6: update_user(password) without proof, past the window",
+                                 lambda: client.update_user({"password": "eve-password-1"}),
+                                 code="reauthentication_needed")
+        passed(f"flow 6: a password without proof is refused past the window ({describe(error)})")
+
+        seen = set(self.mailbox.names())
+        step("flow 6: reauthenticate()", client.reauthenticate)
+        message = self.mailbox.wait_for(self.eve, seen)
+        self.check_mail_headers(message, self.eve, "flow 6 nonce mail")
+        nonce = code_from(message, r"Confirm it is you: (\d{6})", r"Your confirmation code is (\d{6})", "flow 6 nonce mail")
+        check("/auth/v1/verify" not in plain_text(message), "flow 6: the nonce mail carries a sign-in link")
+        passed(f"flow 6: reauthenticate() mailed a nonce to {self.eve} (no link in it)")
+
+        wrong = f"{(int(nonce) + 1) % 1_000_000:06d}"
+        error = expect_api_error("flow 6: update_user with a wrong nonce",
+                                 lambda: client.update_user({"password": "eve-password-1", "nonce": wrong}),
+                                 code="reauthentication_not_valid")
+        passed(f"flow 6: a wrong nonce is refused ({describe(error)})")
+        attributes = {"password": "eve-password-1", "nonce": nonce}
+        if self.plant == "no-nonce":
+            attributes = {"password": "eve-password-1"}
+            print("PLANTED: flow 6 sends the new password without the mailed nonce", flush=True)
+        updated = step("flow 6: update_user({'password', 'nonce'}) with the mailed nonce",
+                       lambda: client.update_user(attributes))
+        check(updated.user is not None and updated.user.email == self.eve, f"flow 6: update_user returned {updated!r:.300}")
+        signed_in = step("flow 6: sign_in_with_password with the password set by the nonce",
+                         lambda: self.client().sign_in_with_password({"email": self.eve, "password": "eve-password-1"}))
+        check(signed_in.session is not None, f"flow 6: sign-in returned {signed_in!r:.300}")
+        self.remember("flow 6 password sign-in", signed_in.session)
+        passed("flow 6: update_user({'password', 'nonce'}) set a first password that signs in")
+        error = expect_api_error("flow 6: the same nonce a second time",
+                                 lambda: client.update_user({"password": "eve-password-2", "nonce": nonce}),
+                                 code="reauthentication_not_valid")
+        passed(f"flow 6: the nonce is single use ({describe(error)})")
+
     def run(self):
         import supabase_auth.version as version
 
@@ -621,6 +677,7 @@ class Flows:
         self.password_reset()
         self.apple_id_token()
         self.admin_api()
+        self.reauthentication_nonce()
         check(not self.mailbox.to(self.ghost), f"a mail was delivered to unknown {self.ghost} by the end of the run")
 
 
@@ -637,6 +694,8 @@ def main():
     flows.add_argument("--client-id", required=True)
     flows.add_argument("--mail-from", default="")
     flows.add_argument("--service-key-file", required=True, help="the service-role key (auth-server keys service-role)")
+    flows.add_argument("--reauthentication-window", type=int, default=600,
+                       help="the server's --reauthentication-window in seconds (flow 6 waits it out)")
     args = parser.parse_args()
 
     if args.mode == "jwks":

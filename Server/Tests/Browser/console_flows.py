@@ -17,10 +17,24 @@ Selenium against a live auth-server (started by scripts/browser-tests.sh).
    sideways; every page visited has <html lang> and a label for each visible
    input, select and textarea.
 
+6. A provider-only person (the fake Strava of fake_provider.py, which gives
+   a verified email) signs in on /account with the provider's button: the
+   page lists the provider as the way in and this browser as a device; past
+   the re-authentication window a deletion without a code is refused, "Email
+   me a code" mails one (read from the SMTP listener's maildir), and the
+   deletion with it succeeds.
+7. An email-code-only person (made by generate_link, with an app signed in
+   through the API) signs in on /account by an emailed code typed into the
+   page, sees both devices; past the window a forged post from the page's own
+   origin, with the real CSRF token but without the code, is refused (the app
+   still refreshes); then the account is deleted after a mailed code and the
+   app's refresh is refused.
+
 A screenshot of every page visited lands in --screenshots. --plant
 forged-csrf swaps flow 4's forged post for one made on the server's own
-origin with the real token (what the defence must let through), so the run
-must fail there.
+origin with the real token and the password (what the defence must let
+through), so the run must fail there; --plant forged-with-code puts the
+mailed code into flow 7's forged post, so the run must fail there.
 """
 import argparse
 import base64
@@ -118,6 +132,36 @@ def error_code(body):
     if isinstance(body, dict):
         return body.get("error_code") or body.get("error") or body.get("code")
     return body
+
+
+# --- the SMTP listener's maildir (scripts/smtp-listener.py) ---
+
+class Mailbox:
+    def __init__(self, directory):
+        self.directory = directory
+
+    def names(self):
+        return sorted(n for n in os.listdir(self.directory) if n.endswith(".eml"))
+
+    def code(self, address, seen, pattern, timeout=15.0):
+        """The six digits matching `pattern` in the first new mail to `address`."""
+        import email
+        import email.policy
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for name in self.names():
+                if name in seen:
+                    continue
+                with open(os.path.join(self.directory, name), "rb") as file:
+                    message = email.message_from_binary_file(file, policy=email.policy.default)
+                if address.lower() not in str(message.get("X-Envelope-To", "")).lower():
+                    continue
+                text = message.get_body(preferencelist=("plain",)).get_content()
+                match = re.search(pattern, text)
+                check(match is not None, f"the mail to {address} ({message['Subject']!r}) lacks {pattern!r}: {text[:300]}")
+                return match.group(1)
+            time.sleep(0.1)
+        raise Failure(f"no mail to {address} within {timeout:.0f} s")
 
 
 # --- the attacker's site: a second origin serving forged forms ---
@@ -391,6 +435,8 @@ class Flows:
         self.password = "correct horse " + secrets.token_hex(4)
         self.user_id = None
         self.phone_checks = []
+        self.mailbox = Mailbox(args.maildir)
+        self.window = args.reauthentication_window
 
     def close(self):
         self.browser.quit()
@@ -524,10 +570,7 @@ class Flows:
         if self.plant == "forged-csrf":
             # The plant: the forged post made from the server's own origin, with the real token:
             # exactly what the check must let through, so the assertion below must fail.
-            b.driver.execute_script(
-                "const f = document.createElement('form'); f.method = 'post'; f.action = arguments[0];"
-                "const i = document.createElement('input'); i.type = 'hidden'; i.name = 'csrf'; i.value = arguments[1];"
-                "f.appendChild(i); document.body.appendChild(f); f.submit();", "/account/sign-out-others", real_csrf)
+            self.post_from_page("/account/sign-out-others", {"csrf": real_csrf, "current_password": self.password})
             b.wait(lambda d: "/account/sign-out-others" not in d.current_url and "done=" in d.current_url,
                    "the planted post's answer")
             post = b.last_post(b.loaded("csrf-planted-same-origin", expect_post={303, 403}))
@@ -557,7 +600,9 @@ class Flows:
         b.get("/account", "account-after-forged-posts")
         check(self.browser_session in self.devices(), "the browser was signed out by the forged posts")
 
-        # The page's own form, same post: it must work, or the check above proves nothing.
+        # The page's own form, same post: it must work, or the check above proves nothing. The
+        # sign-in is older than the server's short re-authentication window: the password is the proof.
+        b.find("#others-password").send_keys(self.password)
         b.submit("#sign-out-others button[type=submit]", "account-signed-out-others", wait_for="p.note[role=status]")
         devices = self.devices()
         check(list(devices) == [self.browser_session], f"after 'sign out all other devices' #devices lists {devices}")
@@ -567,6 +612,121 @@ class Flows:
         check(tablet_status != 200, "after the page's own sign-out-others the tablet still refreshes (200)")
         print("PASS 4 CSRF: forged posts refused (" + "; ".join(refused) + "); the other device still refreshed 200; "
               f"the page's own #sign-out-others then signed it out (refresh {status} {error_code(body)})")
+
+    def post_from_page(self, action, fields):
+        """A form built and posted by script on the current page: the server's own origin, the
+        browser's cookie: what a stolen CSRF token or a script on the page could send."""
+        self.browser.driver.execute_script(
+            "const f = document.createElement('form'); f.method = 'post'; f.action = arguments[0];"
+            "for (const [k, v] of Object.entries(arguments[1])) { const i = document.createElement('input');"
+            " i.type = 'hidden'; i.name = k; i.value = v; f.appendChild(i); }"
+            "document.body.appendChild(f); f.submit();", action, fields)
+
+    def wait_out_window(self, signed_in_at):
+        """Sleeps past the server's re-authentication window, counted from the page's sign-in."""
+        left = signed_in_at + self.window + 1 - time.monotonic()
+        if left > 0:
+            time.sleep(left)
+
+    def delete_after_code(self, address, label):
+        """Past the window: a deletion without the code is refused; with the mailed code it works."""
+        b = self.browser
+        check(b.has("#delete-code") and not b.has("#delete-password"),
+              f"{label}: the deletion form does not ask a person without a password for a code")
+        b.find("#delete-account input[name=confirm]").click()
+        b.submit("#delete-account button[type=submit]", f"{label}-delete-without-code",
+                 wait_for="p.alert[role=alert]", expect_post=400)
+        check(b.has("#account-email"), f"{label}: a deletion without the code did not leave the account page")
+        seen = set(self.mailbox.names())
+        b.submit("#send-code button[type=submit]", f"{label}-code-sent", wait_for="p.note[role=status]")
+        code = self.mailbox.code(address, seen, r"Your confirmation code is (\d{6})")
+        b.find("#delete-code").send_keys(code)
+        b.find("#delete-account input[name=confirm]").click()
+        b.submit("#delete-account button[type=submit]", f"{label}-deleted", expect_post=200)
+        h1 = b.find("h1").text.strip()
+        check(h1 == "Account deleted", f"{label}: after the deletion with the mailed code the page says {h1!r}")
+        status, body = api(self.base, "GET", "/admin/users?per_page=1000", bearer=self.service_key)
+        check(status == 200 and address not in json.dumps(body), f"{label}: {address} is still listed by the admin API")
+        return code
+
+    def methods(self):
+        return [li.get_attribute("data-method") for li in self.browser.driver.find_elements(By.CSS_SELECTOR, "#sign-in-methods li")]
+
+    def flow6_provider_only(self):
+        b = self.browser
+        b.driver.execute_cdp_cmd("Network.clearBrowserCookies", {})  # every path's: the page's cookie is scoped to /account
+        b.get("/account", "account-sign-in-choices")
+        check(b.has("#provider-fake-strava") and b.has("form#code-sign-in") and b.has("form#sign-in")
+              and b.has("#forgot-password"),
+              "/account signed out lacks one of: the provider button, the email-code form, the password form, 'forgot'")
+        b.click_and_wait(b.find("#provider-fake-strava"), "the provider's round trip back to /account")
+        b.find("#account-email")
+        b.loaded("account-provider-only")
+        signed_in_at = time.monotonic()
+        address = b.find("#account-email").text.strip()
+        check(address.endswith("@example.com"), f"the provider's person shows as {address!r}")
+        # The provider's verified email is the account's address, so a mailed code signs in too.
+        check(self.methods() == ["email-code", "provider"], f"a provider-only person's ways in are listed as {self.methods()}")
+        devices = self.devices()
+        check(len(devices) == 1 and "(this device)" in next(iter(devices.values())),
+              f"the provider-only person's devices are {devices}")
+        self.wait_out_window(signed_in_at)
+        self.delete_after_code(address, "provider-only")
+        print(f"PASS 6 provider-only: signed in with fake-strava as {address}; ways in: provider, email code (no password); "
+              "devices: this browser; "
+              "past the window the deletion needed the mailed code and then deleted the account")
+
+    def flow7_email_code_only(self):
+        b = self.browser
+        address = f"code-{secrets.token_hex(4)}@example.com"
+        # The app: an account without a password, signed in through the API by a one-time code.
+        status, link = api(self.base, "POST", "/admin/generate_link", {"type": "magiclink", "email": address},
+                           bearer=self.service_key)
+        check(status == 200 and isinstance(link, dict) and link.get("email_otp"), f"generate_link answered {status}: {link}")
+        status, body = api(self.base, "POST", "/verify", {"type": "magiclink", "email": address, "token": link["email_otp"]},
+                           user_agent=PHONE_UA)
+        check(status == 200 and body.get("refresh_token"), f"verify of the generated code answered {status}: {body}")
+        app = Device.__new__(Device)
+        app.base, app.user_agent, app.refresh_token = self.base, PHONE_UA, body["refresh_token"]
+        app.session = session_id(body["access_token"])
+
+        b.driver.execute_cdp_cmd("Network.clearBrowserCookies", {})  # every path's: the page's cookie is scoped to /account
+        b.get("/account", "account-sign-in-for-code")
+        b.find("#code-email").send_keys(address)
+        seen = set(self.mailbox.names())
+        b.submit("#code-sign-in button[type=submit]", "account-code-asked", wait_for="#code-verify", expect_post=200)
+        code = self.mailbox.code(address, seen, r"Your sign-in code is (\d{6})")
+        b.find("#code").send_keys(code[:3] + " " + code[3:])
+        b.submit("#code-verify button[type=submit]", "account-email-code-only", wait_for="#account-email")
+        signed_in_at = time.monotonic()
+        check(self.methods() == ["email-code"], f"an email-code-only person's ways in are listed as {self.methods()}")
+        devices = self.devices()
+        check(app.session in devices and PHONE_UA in devices[app.session] and len(devices) == 2,
+              f"the email-code-only person's devices are {devices}, expected this browser and {PHONE_UA}")
+        real_csrf = b.find("#delete-account input[name=csrf]").get_attribute("value")
+        self.wait_out_window(signed_in_at)
+
+        # The forged post: the page's own origin, the real token, the box ticked, no code.
+        forged = {"csrf": real_csrf, "confirm": "yes"}
+        if self.plant == "forged-with-code":
+            seen = set(self.mailbox.names())
+            b.submit("#send-code button[type=submit]", "account-plant-code-sent", wait_for="p.note[role=status]")
+            forged["nonce"] = self.mailbox.code(address, seen, r"Your confirmation code is (\d{6})")
+            print("PLANT forged-with-code: the forged deletion carries the mailed code", flush=True)
+        self.post_from_page("/account/delete", forged)
+        b.find("h1")
+        post = b.last_post(b.loaded("account-forged-delete-without-code", expect_post={200, 400}))
+        check(post is not None and post["status"] == 400,
+              f"a forged deletion without the code answered {post and post['status']}: {b.page_summary()}")
+        status, body = app.refresh()
+        check(status == 200, f"after the refused forged deletion the app's refresh answered {status} {error_code(body)}")
+        b.get("/account", "account-after-forged-delete")
+        self.delete_after_code(address, "email-code-only")
+        status, body = app.refresh()
+        check(status != 200, "after the deletion the app still refreshes (200)")
+        print(f"PASS 7 email-code-only: signed in on the page with a typed code; devices: this browser and {PHONE_UA}; "
+              f"a forged deletion without the code was refused (400, the app still refreshed); the deletion with the "
+              f"mailed code worked and the app's refresh is refused ({status} {error_code(body)})")
 
     def flow5_phone_and_accessibility(self):
         b = self.browser
@@ -604,7 +764,10 @@ def main():
     parser.add_argument("--service-key-file", required=True)
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--readme-images", help="also write account.png and admin.png here")
-    parser.add_argument("--plant", choices=["forged-csrf"])
+    parser.add_argument("--plant", choices=["forged-csrf", "forged-with-code"])
+    parser.add_argument("--maildir", required=True, help="the SMTP listener's maildir (scripts/smtp-listener.py)")
+    parser.add_argument("--reauthentication-window", type=int, required=True,
+                        help="the server's --reauthentication-window in seconds (flows 4, 6, 7 wait it out)")
     args = parser.parse_args()
     os.makedirs(args.screenshots, exist_ok=True)
     for name in os.listdir(args.screenshots):
@@ -629,7 +792,9 @@ def main():
                           ("flow 2 (device sign-out)", flows.flow2_sign_out_device),
                           ("flow 3 (admin console)", flows.flow3_admin),
                           ("flow 4 (CSRF)", flows.flow4_csrf),
-                          ("flow 5 (phone size, accessibility)", flows.flow5_phone_and_accessibility)):
+                          ("flow 5 (phone size, accessibility)", flows.flow5_phone_and_accessibility),
+                          ("flow 6 (provider-only person)", flows.flow6_provider_only),
+                          ("flow 7 (email-code-only person)", flows.flow7_email_code_only)):
             run()
     except (Failure, WebDriverException, AssertionError, KeyError, OSError) as error:
         message = str(error) if isinstance(error, Failure) else f"{type(error).__name__}: {error}"

@@ -29,6 +29,23 @@ extension PasswordUpdate: CustomStringConvertible, CustomDebugStringConvertible 
     public var debugDescription: String { description }
 }
 
+extension AccountDeletion: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        "AccountDeletion(currentPassword: \(currentPassword == nil ? "-" : "<redacted>"), nonce: \(nonce == nil ? "-" : "<redacted>"))"
+    }
+    public var debugDescription: String { description }
+}
+
+extension UserAttributes: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The email and the metadata's keys are shown; the password, the current password and the nonce are not.
+    public var description: String {
+        func secret(_ value: String?) -> String { value == nil ? "-" : "<redacted>" }
+        return "UserAttributes(email: \(email ?? "-"), password: \(secret(password)), currentPassword: \(secret(currentPassword)), "
+            + "nonce: \(secret(nonce)), data: \(data.map { "\($0.keys.sorted())" } ?? "-"))"
+    }
+    public var debugDescription: String { description }
+}
+
 extension VerifyRequest: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String { "VerifyRequest(type: \(type), email: \(email ?? "-"), token: <redacted>)" }
     public var debugDescription: String { description }

@@ -73,6 +73,8 @@ public struct CustomBackend: SessionBackend {
             throw SessionError.unsupported.with(message: "This backend does not support password reset by email.")
         case .updatePassword:
             throw SessionError.unsupported.with(message: "This backend does not support changing the password.")
+        case .reauthenticate:
+            throw SessionError.unsupported.with(message: "This backend does not support mailed re-authentication codes.")
         case .updateUser:
             throw SessionError.unsupported.with(
                 message: "This backend does not support updateUser; use updateProfile with its updateProfileURL.")
@@ -82,7 +84,7 @@ public struct CustomBackend: SessionBackend {
         case .deleteAccount(let proof):
             request = URLRequest(url: try require(deleteAccountURL, "account deletion"))
             request.httpMethod = "DELETE"
-            if proof.currentPassword != nil {
+            if proof.carriesProof {
                 request.httpBody = try BackendDecoding.encode(proof)
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }

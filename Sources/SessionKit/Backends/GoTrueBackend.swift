@@ -52,6 +52,9 @@ public struct GoTrueBackend: SessionBackend {
             request.httpMethod = "PUT"
             request.httpBody = try BackendDecoding.encode(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        case .reauthenticate:
+            // GET, as GoTrue routes it and its clients (supabase-js, supabase_auth) call it.
+            request = URLRequest(url: endpoint("auth/v1/reauthenticate"))
         case .confirmSession:
             // The gateway first; a hosted Supabase project has none, and
             // SessionClient falls back to `.currentUser` on its 404.
@@ -69,7 +72,7 @@ public struct GoTrueBackend: SessionBackend {
         case .deleteAccount(let proof):
             request = URLRequest(url: endpoint("v1/auth/me"))
             request.httpMethod = "DELETE"
-            if proof.currentPassword != nil {
+            if proof.carriesProof {
                 request.httpBody = try BackendDecoding.encode(proof)
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }

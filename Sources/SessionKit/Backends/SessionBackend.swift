@@ -23,7 +23,7 @@ public enum BackendOperation: Sendable, Hashable {
     case updateProfile(ProfileUpdate)
     /// Changes the user's email, password or metadata (`PUT /auth/v1/user`).
     case updateUser(UserAttributes)
-    /// Deletes the account, with the current password when the server wants fresh proof.
+    /// Deletes the account, with the current password or a mailed nonce when the server wants fresh proof.
     case deleteAccount(AccountDeletion)
     case listSessions
     case revokeSession(id: String)
@@ -42,6 +42,8 @@ public enum BackendOperation: Sendable, Hashable {
     case sendPasswordReset(PasswordResetRequest)
     /// Sets a new password for the signed-in user (`PUT /user`).
     case updatePassword(PasswordUpdate)
+    /// Mails the signed-in user a nonce for a change that needs fresh proof (`GET /reauthenticate`).
+    case reauthenticate
 
     /// True when the request needs the access token (`Authorization: Bearer`).
     public var requiresAuthorization: Bool {

@@ -47,7 +47,7 @@ extension SessionClient {
     ///
     /// If the new password is refused (too short, say) the person is already
     /// signed in by the code: show the error and call
-    /// ``updatePassword(_:currentPassword:)`` with a better one.
+    /// ``updatePassword(_:currentPassword:nonce:)`` with a better one.
     ///
     /// - Throws: ``SessionError/codeInvalid``, ``SessionError/invalidRequest``
     ///   (the password; its message says why), and what ``signIn(email:password:)`` throws.
@@ -65,14 +65,35 @@ extension SessionClient {
     ///   - newPassword: the password to set (the server's minimum length applies, 8 by default).
     ///   - currentPassword: needed when the session signed in more than
     ///     the server's re-authentication window ago (10 minutes by default).
+    ///   - nonce: the other proof, for a person without a password: the code
+    ///     ``reauthenticate()`` had mailed (GoTrue's `nonce`).
     /// - Throws: ``SessionError/invalidRequest`` (a weak password, or
     ///   `current_password` needed or wrong: the message says which),
     ///   ``SessionError/notSignedIn``, ``SessionError/sessionExpired``, ``SessionError/network``.
     @discardableResult
-    public func updatePassword(_ newPassword: String, currentPassword: String? = nil) async throws(SessionError) -> SessionUser {
-        let update = PasswordUpdate(password: newPassword, currentPassword: currentPassword)
+    public func updatePassword(
+        _ newPassword: String, currentPassword: String? = nil, nonce: String? = nil
+    ) async throws(SessionError) -> SessionUser {
+        let update = PasswordUpdate(
+            password: newPassword, currentPassword: currentPassword, nonce: nonce.map { Self.digits($0) })
         let (data, _) = try await authorizedSend(try backend.request(for: .updatePassword(update)))
         return try backend.decodeUser(data)
+    }
+
+    /// Mails the signed-in person a six-digit code (GoTrue's `nonce`) that
+    /// proves they are at the keyboard, for a change that needs fresh proof:
+    /// pass it to ``updatePassword(_:currentPassword:nonce:)``,
+    /// ``updateUser(_:)`` (`UserAttributes.nonce`) or
+    /// ``deleteAccount(currentPassword:nonce:)``. The proof for a person who
+    /// has no password (signed up with a provider or an email code), as
+    /// supabase-swift's `reauthenticate()`. The code works once.
+    ///
+    /// - Throws: ``SessionError/rateLimited`` (one email a minute: wait
+    ///   ``SessionError/retryAfter``), ``SessionError/invalidRequest`` (an
+    ///   account without an email address: sign in again instead),
+    ///   ``SessionError/notSignedIn``, ``SessionError/unsupported`` (a backend without it).
+    public func reauthenticate() async throws(SessionError) {
+        _ = try await authorizedSend(try backend.request(for: .reauthenticate))
     }
 
     private func redeem(_ body: VerifyRequest) async throws(SessionError) -> Session {

@@ -73,15 +73,19 @@ extension SessionClient {
 
     /// Deletes the account, then ends the session here.
     ///
-    /// - Parameter currentPassword: fresh proof, needed when the session
-    ///   signed in longer ago than the server's re-authentication window
-    ///   (10 minutes by default on `auth-server`).
+    /// - Parameters:
+    ///   - currentPassword: fresh proof, needed when the session signed in
+    ///     longer ago than the server's re-authentication window (10 minutes
+    ///     by default on `auth-server`).
+    ///   - nonce: the other proof, for a person without a password: the code
+    ///     ``reauthenticate()`` had mailed.
     /// - Throws: ``SessionError/reauthenticationRequired`` (ask for the
-    ///   password and call again; the session is kept), or
+    ///   password, or call ``reauthenticate()`` and ask for the mailed code,
+    ///   then call again; the session is kept), or
     ///   ``SessionError/unsupported`` on a server without self-service
     ///   deletion (hosted Supabase: the message names the usual pattern).
-    public func deleteAccount(currentPassword: String? = nil) async throws(SessionError) {
-        let proof = AccountDeletion(currentPassword: currentPassword)
+    public func deleteAccount(currentPassword: String? = nil, nonce: String? = nil) async throws(SessionError) {
+        let proof = AccountDeletion(currentPassword: currentPassword, nonce: nonce.map { Self.digits($0) })
         _ = try await gatewayOnly(
             "deleteAccount",
             hint: "hosted Supabase has no self-service deletion; the usual pattern is a server function (an Edge Function) that checks the user's access token and deletes the user with the service-role key (auth.admin.deleteUser)"

@@ -36,6 +36,10 @@ extension FakeAuthBackend {
             users[record.email?.lowercased() ?? ""]?.record = record
             return try json(request, SuccessEnvelope(data: record))
         case .deleteMe:
+            guard case .accepted = checkProof(request, user: user) else {
+                return try gatewayError(
+                    request, status: 403, code: .reauthenticationRequired, message: "Confirm it is you: send a nonce or current_password.")
+            }
             users[user.record.email?.lowercased() ?? ""] = nil
             for (key, family) in families where family.userID == user.record.id { families[key]?.revoked = true }
             return try respond(request, status: 204, body: Data())

@@ -86,6 +86,8 @@ extension FakeAuthBackend {
             let key = record.email?.lowercased() ?? ""
             users[key]?.record = record
             if let password = update?.password {
+                let proof = checkProof(request, user: user)
+                guard case .accepted = proof else { return try goTrueProofError(request, proof) }
                 guard password.count >= 8 else {
                     return try goTrueError(request, status: 422, code: .weakPassword, message: "Password should be at least 8 characters.")
                 }

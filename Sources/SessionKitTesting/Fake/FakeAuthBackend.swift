@@ -70,6 +70,9 @@ public actor FakeAuthBackend: HTTPTransport {
     var appleUsers: [String: String] = [:]
     /// Emailed codes: lowercased email → the newest code sent to it.
     var emailCodes: [String: EmailCode] = [:]
+    /// Re-authentication nonces: lowercased email → the newest one sent.
+    var reauthenticationNonces: [String: String] = [:]
+    var reauthenticationRequired = false
 
     public init(
         clock: any SessionClock,
@@ -218,6 +221,7 @@ public actor FakeAuthBackend: HTTPTransport {
         case ("GET", "/auth/v1/user"): return .user
         case ("PUT", "/auth/v1/user"): return .updateUser
         case ("POST", "/auth/v1/logout"): return .logout
+        case ("GET", "/auth/v1/reauthenticate"), ("POST", "/auth/v1/reauthenticate"): return .reauthenticate
         case ("GET", "/v1/auth/me"): return .me
         case ("PATCH", "/v1/auth/me"): return .updateMe
         case ("DELETE", "/v1/auth/me"): return .deleteMe
@@ -242,6 +246,7 @@ public actor FakeAuthBackend: HTTPTransport {
         case .user: return try handleUser(request)
         case .updateUser: return try handleUpdateUser(request)
         case .logout: return try handleLogout(request)
+        case .reauthenticate: return try handleReauthenticate(request)
         case .me, .updateMe, .deleteMe, .sessions, .revokeSession, .activities: return try handleGateway(request, endpoint)
         case .unknown: return try gatewayError(request, status: 404, code: .notFound, message: nil)
         }

@@ -37,5 +37,7 @@ public enum FakeEndpoint: String, Sendable, Hashable, CaseIterable {
     case idTokenGrant
     /// `POST /auth/v1/otp`, `/recover` and `/verify` (email codes and password reset).
     case otp, recover, verify
+    /// `GET /auth/v1/reauthenticate` (a mailed nonce for a sensitive change).
+    case reauthenticate
     case unknown
 }

@@ -40,7 +40,11 @@ struct TokenHygieneTests {
             PasswordCredentials(email: "ada@example.com", password: Self.refresh),
             PKCETokenRequest(authCode: Self.refresh, codeVerifier: Self.refresh),
             IDTokenRequest(provider: "apple", idToken: Self.access, nonce: Self.refresh),
-            PasswordUpdate(password: Self.refresh),
+            PasswordUpdate(password: Self.refresh, currentPassword: Self.refresh, nonce: Self.refresh),
+            AccountDeletion(currentPassword: Self.refresh, nonce: Self.refresh),
+            UserAttributes(email: "ada@example.com", password: Self.refresh, currentPassword: Self.refresh, nonce: Self.refresh),
+            BackendOperation.deleteAccount(AccountDeletion(nonce: Self.refresh)),
+            BackendOperation.updateUser(UserAttributes(password: Self.refresh, nonce: Self.refresh)),
         ]
         let values: [Any] = [response, session, stored, tokens, code, code.result, tokens.result, legacy] + requests
         for value in values {

@@ -10,7 +10,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     enum Kind: String, Sendable, Hashable {
         case badJSON, invalidRequest, payloadTooLarge, unsupportedGrantType
         case invalidCredentials, userAlreadyExists, weakPassword, passwordCharacters
-        case reauthenticationNeeded, currentPasswordMismatch
+        case reauthenticationNeeded, currentPasswordMismatch, reauthenticationNotValid
         case refreshTokenNotFound, refreshTokenAlreadyUsed, sessionExpired, sessionNotFound
         case authRequired, tokenExpired, sessionRevoked
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
@@ -82,9 +82,14 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         let within = window >= 120 ? "\(window / 60) minutes" : "\(window) seconds"
         return AuthError(
             .reauthenticationNeeded,
-            "Confirm it is you: send current_password, or sign in again and retry within \(within).",
+            "Confirm it is you: send current_password, or the nonce /auth/v1/reauthenticate mails you, or sign in again and retry within \(within).",
             field: "current_password")
     }
+    /// A `nonce` that is not the account's outstanding re-authentication code
+    /// (wrong, expired, used, or none was asked for): GoTrue's message.
+    public static let reauthenticationNotValid = AuthError(
+        .reauthenticationNotValid, "Nonce has expired or is invalid. Ask for a new code (/auth/v1/reauthenticate) and use the newest email.",
+        field: "nonce")
     /// `current_password` is not the account's password (or the account has none).
     public static let currentPasswordMismatch = AuthError(
         .currentPasswordMismatch, "current_password is not correct. Check it, or sign in again and retry.",

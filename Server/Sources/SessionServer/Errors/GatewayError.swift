@@ -37,7 +37,7 @@ public struct GatewayError: HTTPResponseError, Sendable {
             .badCodeVerifier, .providerDisabled, .badOAuthState, .badIDToken, .emailCodeInvalid, .mailUnavailable,
             .emailNotConfirmed:
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
-        case .reauthenticationNeeded, .currentPasswordMismatch:
+        case .reauthenticationNeeded, .currentPasswordMismatch, .reauthenticationNotValid:
             // 403, not 401: the session stays valid; only this action needs fresh proof.
             self.init(status: .forbidden, code: .reauthenticationRequired, message: error.message)
         case .payloadTooLarge:

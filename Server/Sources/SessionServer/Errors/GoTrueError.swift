@@ -42,6 +42,7 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         // GoTrue's codes for a password update that needs fresh proof; 400, never 401, so clients keep the session.
         case .reauthenticationNeeded: (status, code) = (.badRequest, GoTrueErrorCode("reauthentication_needed"))
         case .currentPasswordMismatch: (status, code) = (.badRequest, GoTrueErrorCode("current_password_mismatch"))
+        case .reauthenticationNotValid: (status, code) = (.badRequest, GoTrueErrorCode("reauthentication_not_valid"))
         case .refreshTokenNotFound: (status, code) = (.badRequest, .refreshTokenNotFound)
         case .refreshTokenAlreadyUsed: (status, code) = (.badRequest, .refreshTokenAlreadyUsed)
         case .sessionExpired: (status, code) = (.badRequest, .sessionExpired)

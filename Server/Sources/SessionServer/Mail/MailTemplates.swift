@@ -6,7 +6,8 @@ import Foundation
 /// Each part can be overridden by a file in the directory given to
 /// `--mail-templates`: `magic_link.subject`, `magic_link.txt`,
 /// `magic_link.html`, `recovery.subject`, `recovery.txt`, `recovery.html`,
-/// `confirmation.subject`, `confirmation.txt`, `confirmation.html` (docs/EMAIL.md). A part without a file keeps the built-in text.
+/// `confirmation.subject`, `confirmation.txt`, `confirmation.html`,
+/// `reauthentication.subject`, `reauthentication.txt`, `reauthentication.html` (docs/EMAIL.md). A part without a file keeps the built-in text.
 public struct MailTemplates: Sendable, Equatable {
     /// Which email.
     public enum Kind: String, Sendable, CaseIterable {
@@ -14,17 +15,22 @@ public struct MailTemplates: Sendable, Equatable {
         case recovery
         /// GoTrue's name for the sign-up confirmation email.
         case confirmation
+        /// The code `POST /reauthenticate` mails (GoTrue's name): proof before
+        /// a sensitive change, with no link, since it signs nobody in.
+        case reauthentication
     }
 
     public var magicLink: MailTemplate
     public var recovery: MailTemplate
     public var confirmation: MailTemplate
+    public var reauthentication: MailTemplate
 
     public subscript(kind: Kind) -> MailTemplate {
         switch kind {
         case .magicLink: magicLink
         case .recovery: recovery
         case .confirmation: confirmation
+        case .reauthentication: reauthentication
         }
     }
 
@@ -105,6 +111,26 @@ public struct MailTemplates: Sendable, Equatable {
             html: Self.html(
                 heading: "Confirm your email", action: "Confirm your email",
                 ignore: "If it was not you, ignore this email: the account stays unconfirmed."))
+        reauthentication = try template(
+            .reauthentication, subject: "Confirm it is you: {{ .Token }}",
+            text: """
+                Someone signed in to {{ .Email }} asked to change the password, sign out every device or delete the account.
+
+                Your confirmation code is {{ .Token }}
+                Type it where you were asked for it. It works once and expires in a few minutes.
+
+                If it was not you, do not share the code: someone may be signed in to your account. Change your password or sign out every device.
+                """,
+            html: """
+                <!doctype html>
+                <html lang="en"><head><meta charset="utf-8"><title>Confirm it is you</title></head>
+                <body style="font-family: -apple-system, system-ui, sans-serif; color: #111; max-width: 32rem; margin: 0 auto; padding: 1rem">
+                <h1 style="font-size: 1.25rem">Confirm it is you</h1>
+                <p>Someone signed in to your account asked to change the password, sign out every device or delete the account. Your code is</p>
+                <p style="font-size: 2rem; letter-spacing: 0.3rem; font-weight: 600">{{ .Token }}</p>
+                <p style="color: #444">It works once and expires in a few minutes. If it was not you, do not share the code.</p>
+                </body></html>
+                """)
     }
 
     private static func html(heading: String, action: String, ignore: String) -> String {

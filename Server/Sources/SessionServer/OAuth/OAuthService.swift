@@ -30,6 +30,9 @@ struct OAuthService: Sendable {
         var codeChallenge: String?
         var codeChallengeMethod: String?
         var scopes: String?
+        /// True when this server built `redirectTo` itself (the account page's
+        /// own callback): no allow-list entry is needed for it.
+        var redirectsToOwnPage = false
     }
 
     /// Starts a flow and returns the provider URL to send the person to.
@@ -44,7 +47,7 @@ struct OAuthService: Sendable {
         guard let redirectTo = request.redirectTo, !redirectTo.isEmpty else {
             throw AuthError.invalidRequest(field: "redirect_to", "redirect_to is required.")
         }
-        guard configuration.redirectAllowList.allows(redirectTo) else {
+        guard request.redirectsToOwnPage || configuration.redirectAllowList.allows(redirectTo) else {
             throw AuthError.invalidRequest(
                 field: "redirect_to",
                 "redirect_to '\(redirectTo.prefix(200))' is not in this server's redirect allow-list (AUTH_SERVER_REDIRECT_ALLOW_LIST).")
@@ -147,6 +150,16 @@ struct OAuthService: Sendable {
 
     /// Exchanges a one-time code and its PKCE verifier for a session, once.
     func exchangeCode(_ body: PKCETokenRequest, origin: SessionService.Origin) async throws -> TokenResponse {
+        let redeemed = try await redeemCode(body, origin: origin, absoluteTTL: configuration.sessionAbsoluteTTL)
+        return try await sessions.tokenResponse(
+            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
+    }
+
+    /// Redeems a one-time code for a new session row, once (the account page
+    /// keeps the row and gives the browser a cookie instead of tokens).
+    func redeemCode(_ body: PKCETokenRequest, origin: SessionService.Origin, absoluteTTL: TimeInterval) async throws
+        -> AuthStore.RedeemedCode
+    {
         guard !body.authCode.isEmpty, !body.codeVerifier.isEmpty else {
             throw AuthError.invalidRequest(
                 field: body.authCode.isEmpty ? "auth_code" : "code_verifier",
@@ -156,14 +169,12 @@ struct OAuthService: Sendable {
         // As GoTrue: the code is looked up first (an unknown code is `flow_state_not_found`
         // whatever the verifier), and a malformed verifier simply does not match.
         let verifier = body.codeVerifier
-        let redeemed = try await store.redeemOAuthCode(
+        return try await store.redeemOAuthCode(
             hash: RefreshTokenCodec.hash(body.authCode), now: clock.now, session: origin,
-            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL
+            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: absoluteTTL
         ) { flow in
             PKCEChallenge.isWellFormed(verifier) && PKCEChallenge.verify(verifier: verifier, challenge: flow.codeChallenge)
         }
-        return try await sessions.tokenResponse(
-            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
     }
 
     func findOrCreateUser(provider: String, account: ProviderAccount) async throws -> UserRecord {

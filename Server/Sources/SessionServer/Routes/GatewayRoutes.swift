@@ -37,7 +37,8 @@ struct GatewayRoutes: Sendable {
             let identity = try context.requireIdentity()
             let body = try await RequestDecoding.decodeIfPresent(AccountDeletion.self, from: request)
             guard let user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
-            try await presence.require(identity, user: user, currentPassword: body?.currentPassword)
+            try await presence.require(
+                identity, user: user, currentPassword: body?.currentPassword, nonce: body?.nonce, ip: clientIP(request, context))
             try await store.deleteUser(
                 id: identity.userID, audit: AuditActor(actor: identity.userID, ip: clientIP(request, context), now: clock.now))
             return try JSONResponse.success(["deleted": true])

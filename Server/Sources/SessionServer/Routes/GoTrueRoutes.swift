@@ -69,12 +69,28 @@ struct GoTrueRoutes: Sendable {
             let update = try await RequestDecoding.decode(UserUpdate.self, from: request)
             return try JSONResponse.make(try await updateUser(identity, update, ip: clientIP(request, context)))
         }
+        // GoTrue routes it as GET (its clients call it so); POST too, since it sends mail.
+        bearer.get("reauthenticate") { request, context in try await reauthenticate(request, context) }
+        bearer.post("reauthenticate") { request, context in try await reauthenticate(request, context) }
         bearer.post("logout") { request, context in
             let identity = try context.requireIdentity()
             let scope = request.uri.queryParameters.get("scope") ?? "global"
             try await sessions.logout(identity, scope: scope, ip: clientIP(request, context))
             return Response(status: .noContent)
         }
+    }
+
+    /// Mails the signed-in user a nonce for a sensitive change (docs/EMAIL.md, "Re-authentication").
+    private func reauthenticate(_ request: Request, _ context: AuthRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        // Not the per-IP mail budget: that one stops an IP mailing many strangers' addresses,
+        // and this mails only the signed-in account's own, once a minute (the address limit).
+        try await limitByIP(request, context)
+        guard let user = try await sessions.store.currentUser(id: identity.userID, now: sessions.clock.now) else {
+            throw AuthError.sessionRevoked
+        }
+        try await codes.sendReauthentication(to: user, ip: clientIP(request, context), from: "api")
+        return try JSONResponse.make([String: String]())
     }
 
     private func token(_ request: Request, _ context: AuthRequestContext) async throws -> Response {
@@ -110,7 +126,8 @@ struct GoTrueRoutes: Sendable {
         if let password = update.password {
             try sessions.validate(password: password)
             // Also guards a first password on an OAuth-only account: it has no current one, so only a fresh sign-in proves presence.
-            try await sessions.presence.require(identity, user: user, currentPassword: update.currentPassword)
+            try await codes.presence.require(
+                identity, user: user, currentPassword: update.currentPassword, nonce: update.nonce, ip: ip)
             let hash = await sessions.hasher.hash(password)
             try await store.changePassword(
                 userID: user.id, hash: hash, keeping: identity.sessionID, now: sessions.clock.now, ip: ip)
@@ -151,10 +168,12 @@ struct UserUpdate: Sendable, Decodable {
     var password: String?
     /// Proof of presence for a password change when the session signed in too long ago.
     var currentPassword: String?
+    /// The code `POST /reauthenticate` mailed: the proof of a person without a password.
+    var nonce: String?
     var data: [String: JSONValue]?
 
     enum CodingKeys: String, CodingKey {
-        case email, password, data
+        case email, password, data, nonce
         case currentPassword = "current_password"
     }
 }

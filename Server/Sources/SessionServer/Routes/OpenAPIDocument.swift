@@ -342,6 +342,39 @@ paths:
         "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/reauthenticate:
+    get:
+      tags: [goTrue]
+      operationId: reauthenticate
+      description: |
+        Mails the signed-in user a six-digit nonce (GoTrue's route and
+        method; its clients call it with GET). Send it as `nonce` with a new
+        password (`PUT /user`) or an account deletion (`DELETE /v1/auth/me`)
+        when the session signed in longer ago than the re-authentication
+        window: the proof of a person without a password. The answer is `{}`.
+        One email a minute per address; 400 for an account without a
+        confirmed email address (sign in again instead).
+      responses:
+        "200": { $ref: "#/components/responses/Empty" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+    post:
+      tags: [goTrue]
+      operationId: reauthenticatePost
+      description: The same as `GET`, for clients that send mail-sending requests as POST.
+      responses:
+        "200": { $ref: "#/components/responses/Empty" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/logout:
     post:
       tags: [goTrue]
@@ -597,7 +630,8 @@ paths:
       operationId: deleteMe
       description: >-
         Deletes the account, its sessions and its data. Needs proof of presence:
-        `current_password` in the body, or a session that signed in within the
+        `current_password` in the body, a `nonce` mailed by
+        `/auth/v1/reauthenticate`, or a session that signed in within the
         re-authentication window; otherwise 403 `REAUTHENTICATION_REQUIRED`
         (the session stays valid).
       requestBody:
@@ -608,6 +642,7 @@ paths:
               type: object
               properties:
                 current_password: { type: string }
+                nonce: { type: string }
       responses:
         "200": { $ref: "#/components/responses/Deleted" }
         "400": { $ref: "#/components/responses/GatewayError" }
@@ -934,14 +969,17 @@ components:
       type: object
       description: >-
         A new `password` (at least 8 characters, no control characters) signs out
-        every other session. It needs proof of presence: `current_password`, or a
-        session that signed in within the re-authentication window (600 s by
-        default); otherwise 400 `reauthentication_needed` (or
-        `current_password_mismatch` when `current_password` is wrong).
+        every other session. It needs proof of presence: `current_password`, a
+        `nonce` mailed by `/auth/v1/reauthenticate`, or a session that signed in
+        within the re-authentication window (600 s by default); otherwise 400
+        `reauthentication_needed` (`current_password_mismatch` when
+        `current_password` is wrong, `reauthentication_not_valid` when `nonce`
+        is wrong, expired or used).
       properties:
         email: { type: string }
         password: { type: string }
         current_password: { type: string }
+        nonce: { type: string }
         data:
           type: object
           additionalProperties: true

@@ -73,6 +73,19 @@ struct EmailCodeService: Sendable {
     func verify(_ lookup: AuthStore.OneTimeTokenLookup, type: VerifyType, origin: SessionService.Origin) async throws
         -> TokenResponse
     {
+        let redeemed = try await redeem(lookup, type: type, origin: origin, absoluteTTL: configuration.sessionAbsoluteTTL)
+        return try await sessions.tokenResponse(
+            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
+    }
+
+    /// Redeems a code or link for a new session row (the account page keeps
+    /// the row and gives the browser a cookie instead of tokens).
+    ///
+    /// - Parameter absoluteTTL: the session's hard cap (the page's is shorter than an app's).
+    /// - Throws: ``AuthError/emailCodeInvalid`` for every refusal.
+    func redeem(
+        _ lookup: AuthStore.OneTimeTokenLookup, type: VerifyType, origin: SessionService.Origin, absoluteTTL: TimeInterval
+    ) async throws -> AuthStore.RedeemedCode {
         let presented: AuthStore.OneTimeTokenLookup
         switch lookup {
         case .code(let email, let code):
@@ -90,19 +103,18 @@ struct EmailCodeService: Sendable {
         guard
             let redeemed = try await sessions.store.redeemOneTimeToken(
                 presented, purposes: type.purposes, now: sessions.clock.now, origin: origin,
-                refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL,
+                refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: absoluteTTL,
                 maximumAttempts: configuration.emailCodeAttempts)
         else { throw AuthError.emailCodeInvalid }
         logger.info("Signed in with an email code", metadata: ["user": "\(redeemed.user.id)", "type": "\(type.rawValue)"])
-        return try await sessions.tokenResponse(
-            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
+        return redeemed
     }
 
     /// Counts a code presented for `address`; refuses it, with an audit
     /// entry and a metric, once the address's budget is spent. The budget
     /// belongs to the address, not to a code: asking for a new code does not
     /// refill it.
-    private func spendGuess(_ address: String, origin: SessionService.Origin) async throws {
+    func spendGuess(_ address: String, origin: SessionService.Origin) async throws {
         for limiter in guessLimiters {
             guard case .limited(let seconds) = try await limiter.attempt(address) else { continue }
             sessions.metrics.emailCodeGuessesLimited()
@@ -150,6 +162,8 @@ struct EmailCodeService: Sendable {
             case .signIn: (.magicLink, .magiclink)
             case .recovery: (.recovery, .recovery)
             case .signUp: (.confirmation, .signup)
+            // The link type is never used: the reauthentication email has only its code.
+            case .reauthentication: (.reauthentication, .email)
             }
         let values: [MailTemplate.Placeholder: String] = [
             .token: code, .tokenHash: linkToken, .email: email, .siteURL: link.root,

@@ -2,11 +2,13 @@ import Foundation
 import SessionCore
 
 /// Proof that the account's owner is at the keyboard, before a change that
-/// locks everyone else out: a new password, or deleting the account.
+/// locks everyone else out: a new password, deleting the account, signing
+/// every other device out.
 ///
 /// A stolen access token or refresh token alone is not enough. The proof is
-/// the current password, or a session that signed in within the
-/// re-authentication window (its `amr` claim says when).
+/// the current password, a nonce mailed by `POST /reauthenticate` (for a
+/// person with no password), or a session that signed in within the
+/// re-authentication window (docs/EMAIL.md, "Re-authentication").
 struct PresenceCheck: Sendable {
     let store: AuthStore
     let hasher: PasswordHasher
@@ -14,12 +16,26 @@ struct PresenceCheck: Sendable {
     let decoyHash: String
     let window: TimeInterval
     let clock: any SessionClock
+    /// Checks a mailed nonce; `nil` where no nonce can be sent (no mail service wired).
+    var nonces: EmailCodeService? = nil
 
-    /// - Parameter currentPassword: the password the person typed, if the client asked for it.
+    func require(
+        _ identity: AuthenticatedIdentity, user: UserRecord, currentPassword: String?, nonce: String? = nil, ip: String? = nil
+    ) async throws {
+        try await require(sessionID: identity.sessionID, user: user, currentPassword: currentPassword, nonce: nonce, ip: ip)
+    }
+
+    /// - Parameters:
+    ///   - sessionID: the session asking (an API token's, or the account page's own).
+    ///   - currentPassword: the password the person typed, if the client asked for it.
+    ///   - nonce: the code from the re-authentication email, if the client asked for it.
     /// - Throws: ``AuthError/currentPasswordMismatch`` when `currentPassword` is wrong;
-    ///   ``AuthError/reauthenticationNeeded(withinSeconds:)`` when there is no password and
+    ///   ``AuthError/reauthenticationNotValid`` when `nonce` is wrong, expired or used;
+    ///   ``AuthError/reauthenticationNeeded(withinSeconds:)`` when neither was sent and
     ///   the session signed in too long ago; ``AuthError/sessionRevoked`` when the session is gone.
-    func require(_ identity: AuthenticatedIdentity, user: UserRecord, currentPassword: String?) async throws {
+    func require(
+        sessionID: String?, user: UserRecord, currentPassword: String?, nonce: String? = nil, ip: String? = nil
+    ) async throws {
         if let currentPassword {
             // A wrong password is refused even from a fresh session: the person typed something else.
             let hash = user.hasPassword ? user.passwordHash : decoyHash
@@ -27,7 +43,15 @@ struct PresenceCheck: Sendable {
             else { throw AuthError.currentPasswordMismatch }
             return
         }
-        guard let sessionID = identity.sessionID, let session = try await store.session(id: sessionID),
+        // An empty nonce is no nonce, as in GoTrue (`len(params.Nonce) == 0`).
+        if let nonce, !nonce.isEmpty {
+            // Checked whenever sent, as a typed password is: unlike GoTrue, which
+            // ignores a nonce from a session younger than a day (docs/EMAIL.md).
+            guard let nonces else { throw AuthError.reauthenticationNotValid }
+            try await nonces.verifyReauthentication(nonce, for: user, ip: ip)
+            return
+        }
+        guard let sessionID, let session = try await store.session(id: sessionID),
             session.userID == user.id, !session.isRevoked
         else { throw AuthError.sessionRevoked }
         // The session row, not the token's claim, is the authority: a refresh cannot make it younger.

@@ -27,6 +27,9 @@ extension AuthStore {
         /// Confirm the address of a password sign-up (and sign in): the one
         /// code that keeps the password, since whoever set it proved the mailbox.
         case signUp = "signup"
+        /// Prove presence before a sensitive change (`/reauthenticate`'s
+        /// nonce): never redeemed by `/verify`, never a session.
+        case reauthentication
     }
 
     /// The stored hash of `code` for the row `id`.
@@ -102,7 +105,7 @@ extension AuthStore {
                 matched = try live.first {
                     SHA256Hex.constantTimeEquals(Self.codeHash(id: try $0.string("id"), code: code), try $0.string("code_hash"))
                 }
-                guard let matched else {
+                guard matched != nil else {
                     // A wrong guess counts against every code it could have been.
                     for row in live { try await Self.countWrongGuess(row, maximumAttempts: maximumAttempts, on: db) }
                     return nil
@@ -113,7 +116,9 @@ extension AuthStore {
             guard let row = matched else { return nil }
             let id = try row.string("id")
             let email = try row.string("email")
-            guard let purpose = OneTimeTokenPurpose(rawValue: try row.string("purpose")) else { return nil }
+            // A nonce is spent only by the change it proves (AuthStore+Reauthentication.swift).
+            guard let purpose = OneTimeTokenPurpose(rawValue: try row.string("purpose")), purpose != .reauthentication
+            else { return nil }
             try await db.raw("DELETE FROM one_time_tokens WHERE id = \(bind: id)").run()
             guard
                 let userID = try await Self.userForCode(
@@ -134,6 +139,7 @@ extension AuthStore {
             case .recovery: "recovery"
             case .signIn: "otp"
             case .signUp: "email/signup"
+            case .reauthentication: "reauthentication"  // refused above; named for completeness
             }
             let (session, token) = try await Self.insertSession(
                 userID: userID, userAgent: origin.userAgent, ip: origin.ip, now: now, refreshTokenTTL: refreshTokenTTL,

@@ -3,13 +3,18 @@ import HTTPTypes
 import Hummingbird
 import SessionCore
 
-/// `/account`: a person's own devices, sign-out, password and deletion
-/// (docs/ADMIN.md, "The console and the account page").
+/// `/account`: a person's own devices, how they sign in, their password and
+/// deletion (docs/SERVER.md, "The account page"; docs/ADMIN.md).
+///
+/// The sensitive actions (a new password, signing out every other device,
+/// deleting the account) ask for proof that fits the person: the current
+/// password when they have one, otherwise a code mailed for the action;
+/// neither within the re-authentication window of a sign-in on this page.
 struct AccountPages: Sendable {
     let web: WebPages
     let sessions: SessionService
-    /// The token endpoints' per-IP limit, for the sign-in form.
-    let limit: @Sendable (Request, AuthRequestContext) async throws -> Void
+    let codes: EmailCodeService
+    let signIn: AccountSignInPages
     let origin: @Sendable (Request, AuthRequestContext) -> SessionService.Origin
 
     /// How long a browser stays signed in to the page.
@@ -21,28 +26,10 @@ struct AccountPages: Sendable {
         group.get { request, _ in
             guard let signedIn = try await web.webSession(request, kind: .account), let userID = signedIn.userID,
                 let user = try await sessions.store.user(id: userID)
-            else { return WebPages.page("account-sign-in", ["title": "Sign in to your account"]) }
+            else { return signIn.signInPage() }
             return try await accountPage(user, signedIn, notice: request.uri.queryParameters.get("done").flatMap(Self.notices))
         }
-        group.post("sign-in") { request, context in
-            guard WebForm.isSameOrigin(request, externalURL: web.externalURL) else { return WebPages.refused(title: "Sign in to your account") }
-            try await limit(request, context)
-            let form = try await WebForm.read(request)
-            let user: UserRecord
-            do {
-                user = try await sessions.verifiedUser(email: form["email"] ?? "", password: form["password"] ?? "")
-            } catch let error as AuthError {
-                return WebPages.page(
-                    "account-sign-in", ["title": "Sign in to your account", "error": error.message], status: .badRequest)
-            }
-            let from = origin(request, context)
-            let (session, _) = try await sessions.store.createSession(
-                userID: user.id, userAgent: from.userAgent, ip: from.ip, now: sessions.clock.now,
-                refreshTokenTTL: sessions.configuration.refreshTokenTTL, absoluteTTL: Self.lifetime, method: "password")
-            return try await web.signIn(
-                .init(kind: .account, userID: user.id, sessionID: session.id, csrf: RefreshTokenCodec.generate()),
-                lifetime: Self.lifetime, then: "/account")
-        }
+        signIn.register(on: group)
         group.post("sessions/:id/sign-out") { request, context in
             guard let (signedIn, _) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID,
                 let id = context.parameters.get("id")
@@ -52,9 +39,25 @@ struct AccountPages: Sendable {
             }
             return WebPages.seeOther("/account?done=device")
         }
+        group.post("reauthenticate") { request, context in
+            guard let (signedIn, _) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID,
+                let user = try await sessions.store.user(id: userID)
+            else { return WebPages.refused(title: Self.title) }
+            do {
+                try await codes.sendReauthentication(to: user, ip: origin(request, context).ip, from: "account page")
+            } catch let error as AuthError {
+                return try await accountPage(user, signedIn, error: error.message, status: GoTrueError(error).status)
+            }
+            return WebPages.seeOther("/account?done=code")
+        }
         group.post("sign-out-others") { request, context in
-            guard let (signedIn, _) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID else {
-                return WebPages.refused(title: Self.title)
+            guard let (signedIn, form) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID,
+                let user = try await sessions.store.user(id: userID)
+            else { return WebPages.refused(title: Self.title) }
+            do {
+                try await requirePresence(user, signedIn, form, request, context)
+            } catch let error as AuthError {
+                return try await accountPage(user, signedIn, error: error.message, status: .badRequest)
             }
             try await sessions.store.revokeSessions(
                 userID: userID, keeping: signedIn.sessionID, reason: "logout", now: sessions.clock.now)
@@ -68,7 +71,7 @@ struct AccountPages: Sendable {
             do {
                 let password = form["password"] ?? ""
                 try sessions.validate(password: password)
-                try await requirePresence(user, signedIn, currentPassword: form["current_password"])
+                try await requirePresence(user, signedIn, form, request, context)
                 let hash = await sessions.hasher.hash(password)
                 try await sessions.store.changePassword(
                     userID: userID, hash: hash, keeping: signedIn.sessionID, now: sessions.clock.now,
@@ -86,7 +89,7 @@ struct AccountPages: Sendable {
                 guard form["confirm"] == "yes" else {
                     throw AuthError.invalidRequest(field: "confirm", "Tick the box to confirm that the account should be deleted.")
                 }
-                try await requirePresence(user, signedIn, currentPassword: form["current_password"])
+                try await requirePresence(user, signedIn, form, request, context)
             } catch let error as AuthError {
                 return try await accountPage(user, signedIn, error: error.message, status: .badRequest)
             }
@@ -118,18 +121,29 @@ struct AccountPages: Sendable {
             details: ["scope": .string(scope), "from": "account page"], now: sessions.clock.now)
     }
 
-    /// The current password, or a sign-in on this page within the re-authentication window.
-    private func requirePresence(_ user: UserRecord, _ signedIn: AuthStore.WebSession, currentPassword: String?) async throws {
-        let typed = currentPassword.flatMap { $0.isEmpty ? nil : $0 }
-        if let typed {
-            guard user.hasPassword, typed.utf8.count <= 72, await sessions.hasher.verify(typed, hash: user.passwordHash) else {
-                throw AuthError.currentPasswordMismatch
-            }
-            return
+    /// The current password, a mailed code, or a sign-in on this page within
+    /// the re-authentication window: the API's rule (``PresenceCheck``).
+    private func requirePresence(
+        _ user: UserRecord, _ signedIn: AuthStore.WebSession, _ form: WebForm, _ request: Request, _ context: AuthRequestContext
+    ) async throws {
+        do {
+            try await codes.presence.require(
+                sessionID: signedIn.sessionID, user: user, currentPassword: form["current_password"].flatMap { $0.isEmpty ? nil : $0 },
+                nonce: form["nonce"].map(AccountSignInPages.digits), ip: origin(request, context).ip)
+        } catch let error as AuthError
+            where error == .sessionRevoked || error == AuthError.reauthenticationNeeded(withinSeconds: 0)
+        {
+            // The API's message names fields and endpoints; the page names its own fields and button.
+            throw AuthError(
+                .reauthenticationNeeded,
+                user.hasPassword
+                    ? "Confirm it is you: type your current password into the form, then send it again."
+                    : "Confirm it is you: choose \u{201C}Email me a code\u{201D}, then type the code from the email into the form.")
+        } catch let error as AuthError where error == .reauthenticationNotValid {
+            throw AuthError(
+                .reauthenticationNotValid,
+                "That code is wrong, used or expired. Choose \u{201C}Email me a code\u{201D} for a new one and type the newest.")
         }
-        guard let sessionID = signedIn.sessionID, let session = try await sessions.store.session(id: sessionID),
-            sessions.clock.now.timeIntervalSince(session.createdAt) <= sessions.configuration.reauthenticationWindow
-        else { throw AuthError.reauthenticationNeeded(withinSeconds: Int(sessions.configuration.reauthenticationWindow)) }
     }
 
     private func accountPage(
@@ -143,8 +157,14 @@ struct AccountPages: Sendable {
                 "current": session.id == signedIn.sessionID,
             ] as [String: Any]
         }
+        let seconds = Int(sessions.configuration.reauthenticationWindow)
+        let window = seconds >= 120 ? "\(seconds / 60) minutes" : "\(seconds) seconds"
         var context: [String: Any] = [
             "title": Self.title, "email": user.email ?? user.id, "devices": devices, "csrf": signedIn.csrf,
+            "hasPassword": user.hasPassword, "usesCode": user.email != nil && codes.mail != nil,
+            "mailsCodes": user.email != nil && codes.mail != nil && !user.hasPassword,
+            "providers": user.identities.map { ["label": AccountSignInPages.label($0.provider)] },
+            "window": window,
         ]
         context["notice"] = notice
         context["error"] = error
@@ -155,7 +175,8 @@ struct AccountPages: Sendable {
         switch done {
         case "device": "That device is signed out: its next refresh will be refused."
         case "others": "Every other device is signed out."
-        case "password": "Your password is changed. Every other device is signed out."
+        case "password": "Your password is set. Every other device is signed out."
+        case "code": "A code is on its way to your email. Type it into the form of the change you want to make."
         default: nil
         }
     }

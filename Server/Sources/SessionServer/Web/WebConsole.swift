@@ -26,12 +26,28 @@ struct WebConsole: Sendable {
                 )?.rateLimitKey ?? "unknown"
             if case .limited(let seconds) = try await limiter.attempt(key) { throw AuthError.rateLimited(retryAfter: seconds) }
         }
+        let mailLimiter = AuthServer.limiter(
+            "web-mail-ip", configuration.mailRequestsPerMinutePerIP, configuration, server.store)
+        let mailLimit: @Sendable (Request, AuthRequestContext) async throws -> Void = { request, context in
+            let key =
+                proxies.clientAddress(
+                    peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!]
+                )?.rateLimitKey ?? "unknown"
+            if case .limited(let seconds) = try await mailLimiter.attempt(key) { throw AuthError.emailRateLimited(retryAfter: seconds) }
+        }
+        let origin: @Sendable (Request, AuthRequestContext) -> SessionService.Origin = { request, context in
+            SessionService.Origin(userAgent: request.headers[.userAgent], ip: ip(request, context))
+        }
         let pages = router.group().add(middleware: WebErrorMiddleware())
+        let accountWeb = WebPages(
+            store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_account", path: "/account", secure: secure),
+            externalURL: configuration.externalURL)
         AccountPages(
-            web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_account", path: "/account", secure: secure),
-                externalURL: configuration.externalURL),
-            sessions: server.sessions, limit: limit,
-            origin: { request, context in SessionService.Origin(userAgent: request.headers[.userAgent], ip: ip(request, context)) }
+            web: accountWeb, sessions: server.sessions, codes: server.codes,
+            signIn: AccountSignInPages(
+                web: accountWeb, sessions: server.sessions, codes: server.codes, oauth: server.oauth, limit: limit,
+                mailLimit: mailLimit, origin: origin),
+            origin: origin
         ).register(on: pages)
         AdminConsolePages(
             web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_admin", path: "/admin", secure: secure),

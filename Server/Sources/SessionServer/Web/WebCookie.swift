@@ -13,11 +13,15 @@ struct WebCookie: Sendable {
     let name: String
     let path: String
     let secure: Bool
+    /// `Strict` for the pages' sessions; `Lax` only for a cookie that must
+    /// survive a return from another site (the OAuth verifier).
+    let sameSite: String
 
-    init(name: String, path: String, secure: Bool) {
+    init(name: String, path: String, secure: Bool, sameSite: String = "Strict") {
         self.name = secure ? "__Host-" + name : name
         self.path = secure ? "/" : path
         self.secure = secure
+        self.sameSite = sameSite
     }
 
     /// Whether the pages are served over https, as far as the configuration says.
@@ -41,7 +45,7 @@ struct WebCookie: Sendable {
     }
 
     func set(_ value: String, maxAge: Int) -> String {
-        "\(name)=\(value); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        "\(name)=\(value); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=\(sameSite)" + (secure ? "; Secure" : "")
     }
 
     func clear() -> String { set("", maxAge: 0) }

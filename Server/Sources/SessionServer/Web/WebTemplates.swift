@@ -7,7 +7,7 @@ import Mustache
 enum WebTemplates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
-        for (name, text) in templates {
+        for (name, text) in templates.merging(accountTemplates, uniquingKeysWith: { first, _ in first }) {
             do {
                 try library.register(text, named: name)
             } catch {
@@ -34,11 +34,16 @@ enum WebTemplates {
             input, select, textarea { font: inherit; padding: .45rem; border: 1px solid #555; border-radius: 4px; width: 100%; max-width: 28rem; box-sizing: border-box }
             input[type=checkbox] { width: auto }
             button { font: inherit; margin-top: .75rem; padding: .45rem .9rem; border: 0; border-radius: 4px; background: #0b57d0; color: #fff; cursor: pointer }
+            form:not(.inline) > button { display: block }
             button.danger { background: #b3261e }
+            a.button { display: inline-block; margin-top: .5rem; padding: .45rem .9rem; border: 1px solid #0b57d0; border-radius: 4px; color: #0b57d0; text-decoration: none }
+            ul.providers { list-style: none; padding: 0; margin: 0 } label.check { font-weight: 400 }
             :focus-visible { outline: 3px solid #f9ab00; outline-offset: 2px }
             table { border-collapse: collapse; width: 100% } th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #ccc; vertical-align: top }
             .alert { padding: .6rem; border-radius: 4px; background: #fce8e6; color: #5c1610 } .note { padding: .6rem; border-radius: 4px; background: #e6f4ea; color: #0d3a1a }
             nav a { margin-right: 1rem } .inline { display: inline } .muted { color: #444 }
+            td button { margin-top: 0 }
+            @media (min-width: 40rem) { td[data-label], td button { white-space: nowrap } }
             @media (max-width: 40rem) { table, tbody, tr, td, th { display: block } thead { display: none } td { border: 0; padding: .15rem 0 } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600 } tr { border-bottom: 1px solid #ccc; padding: .5rem 0 } }
             </style></head>
             <body>
@@ -54,39 +59,6 @@ enum WebTemplates {
             {{> header}}
             {{#body}}<p>{{body}}</p>{{/body}}
             {{#link}}<p><a href="{{link}}">{{linkLabel}}</a></p>{{/link}}
-            {{> footer}}
-            """,
-        "account-sign-in": """
-            {{> header}}
-            <form id="sign-in" method="post" action="/account/sign-in">
-            <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
-            <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-            <button type="submit">Sign in</button>
-            </form>
-            {{> footer}}
-            """,
-        "account": """
-            {{> header}}
-            <p>Signed in as <strong id="account-email">{{email}}</strong>.</p>
-            <h2 id="devices-heading">Your devices</h2>
-            <table id="devices" aria-labelledby="devices-heading"><thead><tr><th>Device</th><th>IP</th><th>Signed in</th><th>Last used</th><th></th></tr></thead><tbody>
-            {{#devices}}<tr data-session="{{id}}"><td>{{device}}{{#current}} <strong>(this device)</strong>{{/current}}</td><td data-label="IP">{{ip}}</td><td data-label="Signed in">{{createdAt}}</td><td data-label="Last used">{{lastUsed}}</td>
-            <td>{{^current}}<form class="inline" method="post" action="/account/sessions/{{id}}/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="sign-out-{{id}}" aria-label="Sign out {{device}}">Sign out this device</button></form>{{/current}}</td></tr>
-            {{/devices}}</tbody></table>
-            <form id="sign-out-others" method="post" action="/account/sign-out-others"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out all other devices</button></form>
-            <h2>Change your password</h2>
-            <form id="change-password" method="post" action="/account/password"><input type="hidden" name="csrf" value="{{csrf}}">
-            <label for="current-password">Current password</label><input id="current-password" name="current_password" type="password" autocomplete="current-password">
-            <label for="new-password">New password</label><input id="new-password" name="password" type="password" autocomplete="new-password" required minlength="8">
-            <button type="submit">Change password</button></form>
-            <h2>Sign out</h2>
-            <form id="sign-out" method="post" action="/account/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out of this page</button></form>
-            <h2>Delete your account</h2>
-            <form id="delete-account" method="post" action="/account/delete"><input type="hidden" name="csrf" value="{{csrf}}">
-            <p class="muted">This deletes the account and signs out every device. It cannot be undone.</p>
-            <label for="delete-password">Current password</label><input id="delete-password" name="current_password" type="password" autocomplete="current-password">
-            <label><input type="checkbox" name="confirm" value="yes" required> I understand: delete my account</label>
-            <button type="submit" class="danger">Delete my account</button></form>
             {{> footer}}
             """,
         "admin-sign-in": """

@@ -11,6 +11,7 @@ struct Browser: Sendable {
         var status: Int
         var location: URL?
         var body: String
+        var setCookie: String? = nil
     }
 
     /// Errors while driving the browser.
@@ -23,15 +24,20 @@ struct Browser: Sendable {
     init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
+        // Cookies only where a test sends them (the account page's verifier): each hop stays inspectable.
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
     }
 
-    func get(_ url: URL) async throws -> Answer {
-        let (data, response) = try await session.data(for: URLRequest(url: url))
+    func get(_ url: URL, cookie: String? = nil) async throws -> Answer {
+        var request = URLRequest(url: url)
+        if let cookie { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw Failure(description: "not HTTP: \(url)") }
         return Answer(
             status: http.statusCode, location: http.value(forHTTPHeaderField: "Location").flatMap(URL.init(string:)),
-            body: String(decoding: data, as: UTF8.self))
+            body: String(decoding: data, as: UTF8.self), setCookie: http.value(forHTTPHeaderField: "Set-Cookie"))
     }
 
     /// Follows redirects by hand until one leaves for a URL that is not on
