@@ -105,7 +105,9 @@ public actor SessionClient {
         self.logger = configuration.logger
         self.machine = RefreshStateMachine(
             configuration: .init(
-                buffer: configuration.refreshBuffer, leeway: configuration.leeway, backoff: configuration.backoff,
+                buffer: configuration.refreshBuffer, leeway: configuration.leeway,
+                // The `retry-every-few-seconds` sabotage: a 15 s ceiling, as SDKs that retry on a short timer.
+                backoff: plantedDefect == .retryEveryFewSeconds ? Backoff(base: 15, cap: 15) : configuration.backoff,
                 attentionAfterRefusals: configuration.attentionAfterRefusals))
     }
 

@@ -50,6 +50,18 @@ public struct SimulationParameters: Sendable {
     /// a lost rotation answer presented after the grace ends the family, and
     /// such logouts are allowed but counted apart (`lostAnswerLogouts`).
     public var successorRecovery = true
+    /// Per gap between uses (targeted world, issue 31 row 11): the extension
+    /// runs twice while the app stays suspended, each time after the access
+    /// token expired, so the app wakes holding a token two rotations old.
+    public var extensionWhileSuspendedChance: Double = 0
+    /// Share of lives whose server is GoTrue before v2.164: refresh refusals
+    /// as OAuth's `invalid_grant` with a description and no code (issue 31, row 4).
+    public var oldGoTrueShare: Double = 0
+    /// Per use: the auth server rotated its signing key and the app's API
+    /// (a resource server with a stale JWKS) rejects every token for ten minutes (issue 31, row 3).
+    public var staleKeyChance: Double = 0
+    /// Per use: `/token` answers 500 for six hours while the app stays in the foreground (issue 31, row 2).
+    public var outageChance: Double = 0
     /// A deliberate defect, to show the invariants catch one (nil in real runs).
     public var sabotage: HarnessSabotage?
 
@@ -61,6 +73,9 @@ public struct SimulationParameters: Sendable {
         clockChangeChance = 0.05
         noDateShare = 0.1
         intermediaryFaults = true
+        oldGoTrueShare = 0.2
+        staleKeyChance = 0.03
+        outageChance = 0.0005
     }
 
     public init(lives: Int, days: Double = 30, seed: UInt64, parallelism: Int = 8, onlyLives: [Int]? = nil) {

@@ -20,6 +20,14 @@ struct Reliability: AsyncParsableCommand {
     @Option(help: "Probability that a request meets an injected fault.") var faultRate = 0.08
     @Flag(help: "Clocks off by days and changed mid-life, answers without Date, and intermediaries' answers (proxy HTML 401/403, Invalid API key, captive portal, redirect).")
     var adversarial = false
+    @Flag(help: "The targeted world (implies --adversarial): an extension in every life, also running while the app is suspended; more kills mid-refresh and mid-write, faults and genuine ends. Where every sabotage must be caught whatever the seed.")
+    var targeted = false
+    @Flag(help: "Measure how often each sabotage is caught: runs each one with --seeds seeds from --seed on, prints the table.")
+    var detectionRate = false
+    @Option(help: "With --detection-rate: how many seeds.") var seeds = 20
+    @Flag(help: "Run the herd instead (issue 31, row 1): --devices apps behind one address launched within 10 s with expired tokens, against GoTrue's per-IP /token limiter.")
+    var herd = false
+    @Option(help: "With --herd: how many devices.") var devices = 60
     @Flag(help: "Run the servers without successor recovery, as backends without it: logouts a lost rotation answer explains are allowed and counted apart.")
     var noSuccessorRecovery = false
     @Option(help: "Plant this defect; the run succeeds only if an invariant catches it (see --list-sabotages).")
@@ -38,12 +46,30 @@ struct Reliability: AsyncParsableCommand {
         parameters.usesPerDay = usesPerDay
         parameters.faultRate = faultRate
         if adversarial { parameters.makeAdversarial() }
+        if targeted { parameters.makeTargeted() }
         parameters.successorRecovery = !noSuccessorRecovery
         if let sabotage {
             guard let planted = HarnessSabotage(name: sabotage) else {
                 throw ValidationError("No sabotage called \(sabotage); --list-sabotages lists them.")
             }
             parameters.sabotage = planted
+        }
+        if herd {
+            var scenario = HerdScenario(seed: seed, devices: devices)
+            scenario.sabotage = parameters.sabotage
+            let report = try await scenario.run()
+            print(report.table)
+            if let planted = scenario.sabotage {
+                print("sabotage \(planted.name): " + (report.holds ? "NOT caught" : "caught"))
+                if report.holds { throw ExitCode.failure }
+                return
+            }
+            if !report.holds { throw ExitCode.failure }
+            return
+        }
+        if detectionRate {
+            try await measureDetectionRate(parameters)
+            return
         }
         let total = parameters.onlyLives?.count ?? lives
         let step = max(1, total / 20)
@@ -64,6 +90,25 @@ struct Reliability: AsyncParsableCommand {
             return
         }
         if !report.holds { throw ExitCode.failure }
+    }
+
+    /// `--detection-rate`: every sabotage (or the one named) with each seed; fails if one is caught less than 19 times in 20.
+    private func measureDetectionRate(_ world: SimulationParameters) async throws {
+        let sabotages = world.sabotage.map { [$0] } ?? DetectionRate.seenByTheHarness
+        let first = seed
+        let measurement = DetectionRate { seed in
+            var parameters = world
+            parameters.seed = seed
+            parameters.sabotage = nil
+            return parameters
+        }
+        let rows = try await measurement.measure(sabotages: sabotages, seeds: (0..<UInt64(seeds)).map { first + $0 }) {
+            sabotage, seed, report in
+            let verdict = report.holds ? "MISSED" : "caught by \(report.broken.joined(separator: "; "))"
+            FileHandle.standardError.write(Data(String(format: "%@ seed %llu (%.0f s): %@\n", sabotage.name, seed, report.wallSeconds, verdict).utf8))
+        }
+        print(DetectionRate.table(rows))
+        if rows.contains(where: { Double($0.caught.count) < 0.95 * Double($0.runs) }) { throw ExitCode.failure }
     }
 
     private func writeTraces(of report: SimulationReport, to path: String) throws {

@@ -27,11 +27,22 @@ public struct SessionEndingCodes: Sendable, Hashable {
     /// re-reads its store first (another process may have refreshed) and ends
     /// the session only if nothing newer is there.
     public var alreadyUsed: Set<String>
+    /// OAuth `invalid_grant` refusals told apart only by their exact
+    /// `error_description`, read as ``ended``: GoTrue before v2.164 sent no
+    /// code, only `"Invalid Refresh Token: Refresh Token Not Found"`.
+    public var endedDescriptions: Set<String>
+    /// The same for ``alreadyUsed``: `"Invalid Refresh Token: Already Used"`.
+    public var alreadyUsedDescriptions: Set<String>
 
-    public init(ended: Set<String>, banned: Set<String> = [], alreadyUsed: Set<String> = []) {
+    public init(
+        ended: Set<String>, banned: Set<String> = [], alreadyUsed: Set<String> = [],
+        endedDescriptions: Set<String> = [], alreadyUsedDescriptions: Set<String> = []
+    ) {
         self.ended = ended
         self.banned = banned
         self.alreadyUsed = alreadyUsed
+        self.endedDescriptions = endedDescriptions
+        self.alreadyUsedDescriptions = alreadyUsedDescriptions
     }
 
     /// GoTrue's (Supabase Auth's) ends, and the `auth-server` gateway's `SESSION_EXPIRED`.
@@ -42,13 +53,23 @@ public struct SessionEndingCodes: Sendable, Hashable {
             GatewayErrorCode.sessionExpired.rawValue,
         ],
         banned: [GoTrueErrorCode.userBanned.rawValue],
-        alreadyUsed: [GoTrueErrorCode.refreshTokenAlreadyUsed.rawValue])
+        alreadyUsed: [GoTrueErrorCode.refreshTokenAlreadyUsed.rawValue],
+        // GoTrue before v2.164 (no `error_code`): these two exact texts are its
+        // own verdicts, which no proxy writes (docs/PROTOCOL.md, "Old GoTrue").
+        endedDescriptions: [Self.legacyNotFound], alreadyUsedDescriptions: [Self.legacyAlreadyUsed])
+
+    /// Old GoTrue's `error_description` for a refresh token it does not hold (ended, deleted, expired).
+    public static let legacyNotFound = "Invalid Refresh Token: Refresh Token Not Found"
+    /// Old GoTrue's `error_description` for a rotated-out refresh token presented again.
+    public static let legacyAlreadyUsed = "Invalid Refresh Token: Already Used"
 
     /// A copy that also treats these codes as ends.
     public func adding(ended more: Set<String> = [], banned moreBanned: Set<String> = [], alreadyUsed moreUsed: Set<String> = [])
         -> SessionEndingCodes
     {
-        SessionEndingCodes(ended: ended.union(more), banned: banned.union(moreBanned), alreadyUsed: alreadyUsed.union(moreUsed))
+        SessionEndingCodes(
+            ended: ended.union(more), banned: banned.union(moreBanned), alreadyUsed: alreadyUsed.union(moreUsed),
+            endedDescriptions: endedDescriptions, alreadyUsedDescriptions: alreadyUsedDescriptions)
     }
 
     /// What `body` says about the session, if anything.
@@ -58,6 +79,10 @@ public struct SessionEndingCodes: Sendable, Hashable {
         if codes.contains(where: alreadyUsed.contains) { return .alreadyUsed }
         if codes.contains(where: banned.contains) { return .banned }
         if codes.contains(where: ended.contains) { return .ended }
+        // Only OAuth's code-less shape, and only the exact text: anything else stays a refusal.
+        guard body.goTrueErrorCode == .invalidGrant, body.gatewayCode == nil else { return nil }
+        if alreadyUsedDescriptions.contains(body.message) { return .alreadyUsed }
+        if endedDescriptions.contains(body.message) { return .ended }
         return nil
     }
 

@@ -314,7 +314,8 @@ extension SessionClient {
     /// A refresh that did not end the session: keep it, back off, tell the app.
     private func refreshFailed(_ outcome: RefreshOutcome, error: SessionError, session: Session) -> SessionError {
         let now = clock.now
-        let action = machine.refreshFailed(outcome, now: now, jitter: configuration.jitter.unit())
+        // `no-jitter` (planted): every retry waits its full ceiling, so a herd retries in step.
+        let action = machine.refreshFailed(outcome, now: now, jitter: planted(.noJitter) ? 0.999_999 : configuration.jitter.unit())
         let willRetry = configuration.automaticRefresh && !isShutDown
         if case .refused = outcome {
             logger.warning(
@@ -351,8 +352,13 @@ extension SessionClient {
         case .failure(let error):
             return .transient(error)
         case .success(let (data, response)):
+            var endingCodes = backend.sessionEndingCodes
+            if planted(.ignoreLegacyEndTexts) {
+                endingCodes.endedDescriptions = []
+                endingCodes.alreadyUsedDescriptions = []
+            }
             let outcome = ResponseClassifier.refreshOutcome(
-                status: response.statusCode, body: data, headers: response, backend: backend)
+                status: response.statusCode, body: data, headers: response, backend: backend, endingCodes: endingCodes)
             if case .success(let answer) = outcome { noteDroppedFields(of: answer) }
             return outcome
         }

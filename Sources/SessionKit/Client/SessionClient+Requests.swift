@@ -142,6 +142,12 @@ extension SessionClient {
             refreshed = try await refreshSession(reason: .rejected(accessToken: refreshed.accessToken))
             (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
         }
+        if planted(.refreshUntilAccepted) {
+            for _ in 0..<5 where Self.rejectsToken(retryResponse, retryData) {
+                refreshed = try await refreshSession(reason: .rejected(accessToken: refreshed.accessToken))
+                (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
+            }
+        }
         guard Self.rejectsToken(retryResponse, retryData) else { return try Self.check(retryData, retryResponse) }
 
         // A freshly refreshed token rejected again. Only the gateway contract's

@@ -92,7 +92,8 @@ enum ResponseClassifier {
     /// declares in ``SessionBackend/sessionEndingCodes``. Everything else that
     /// is not a success keeps the session and its refresh token.
     static func refreshOutcome(
-        status: Int, body: Data, headers: HTTPURLResponse?, backend: any SessionBackend
+        status: Int, body: Data, headers: HTTPURLResponse?, backend: any SessionBackend,
+        endingCodes: SessionEndingCodes? = nil
     ) -> RefreshOutcome {
         if (200..<300).contains(status) {
             do {
@@ -109,7 +110,7 @@ enum ResponseClassifier {
             base.with(
                 status: status, gatewayCode: parsed?.gatewayCode, goTrueErrorCode: parsed?.goTrueErrorCode, retryAfter: failure.retryAfter)
         }
-        switch backend.sessionEndingCodes.reading(parsed) {
+        switch (endingCodes ?? backend.sessionEndingCodes).reading(parsed) {
         case .alreadyUsed?: return .alreadyUsed(details(.sessionExpired))
         case .banned?: return .terminal(details(.accountSuspended))
         case .ended?: return .terminal(details(.sessionExpired))

@@ -26,4 +26,15 @@ enum PlantedDefect: String, Sendable, CaseIterable {
     /// Keep answering the first failed refresh's error to every later refresh,
     /// never asking the server again until a relaunch: a cached error never cleared.
     case stickyFailure = "sticky-failure"
+    /// Read old GoTrue's code-less `invalid_grant` texts ("Refresh Token Not
+    /// Found", "Already Used") as a refusal: an ended session is kept and never announced.
+    case ignoreLegacyEndTexts = "ignore-legacy-end-texts"
+    /// Refresh and retry again while the API keeps rejecting the fresh token
+    /// (a resource server with a stale JWKS): a refresh loop, five more rounds per request.
+    case refreshUntilAccepted = "refresh-until-accepted"
+    /// Retry a failed refresh within 15 s, however long the server has been
+    /// failing (no growing backoff): hundreds of calls an hour in an outage.
+    case retryEveryFewSeconds = "retry-every-few-seconds"
+    /// Back off without jitter: devices that failed together retry together.
+    case noJitter = "no-jitter"
 }

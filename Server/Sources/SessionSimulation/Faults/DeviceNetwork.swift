@@ -110,6 +110,9 @@ public final class DeviceNetwork: @unchecked Sendable {
 
     func timedOutWithoutFault() { lock.withLock { cleanTimeouts += 1; disrupted += 1 } }
 
+    /// The server itself failed a request (a field row's outage): a disruption like a fault.
+    func serverFailed() { lock.withLock { disrupted += 1 } }
+
     /// A request refused because the device is offline.
     func refusedOffline() { lock.withLock { disrupted += 1 } }
 

@@ -22,6 +22,7 @@ extension AppLife {
         ]
         // Some servers (and proxies that strip it) send no `Date`: the client then cannot learn the clock.
         if network.sendsDate { middlewares.append(ServerDateMiddleware(serverClock: world.serverClock)) }
+        middlewares.insert(contentsOf: fieldMiddlewares(), at: 0)
         let transport = MiddlewareTransport(
             base: DeviceTransport(network: network, faulty: world.transport, clean: world.cleanTransport),
             middlewares: middlewares)
@@ -149,6 +150,7 @@ extension AppLife {
         trace.note("app request: \(outcome)")
         report.requests += 1
         noteDisruptions()
+        if fieldRecords(outcome) { return }
         switch outcome {
         case .ok: break
         case .notSignedIn:
@@ -283,6 +285,7 @@ extension AppLife {
         report.transportRequests = network.requestCount
         report.timeoutsWithoutFault = network.timeoutsWithoutFault
         report.simulatedDays = elapsed / 86_400
+        fieldFinish()
         if !report.violations.isEmpty { report.trace = trace.text }
     }
 }

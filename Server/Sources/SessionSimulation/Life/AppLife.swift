@@ -19,6 +19,8 @@ final class AppLife {
     let network: DeviceNetwork
     let directory: URL
     let tally: EventTally
+    /// The field rows' state (issue 31: a stale JWKS, old GoTrue, the targeted widget).
+    let field = FieldLife()
     let hasExtension: Bool
     let endsAt: Double?
     var report: LifeReport
@@ -105,6 +107,7 @@ final class AppLife {
                 self.app = nil
                 report.backgroundKills += 1
             }
+            if !ended { try await fieldEventsBeforeUse() }
             try await use()
             if ended {
                 usesAfterEnd += 1

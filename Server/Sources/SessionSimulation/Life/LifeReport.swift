@@ -63,6 +63,8 @@ public struct LifeReport: Sendable {
     /// Drawn faults whose request was cancelled, so may never have reached the proxy.
     public var cancelledFaultDraws: [Fault: Int] = [:]
     public var simulatedDays = 0.0
+    /// The field rows of issue 31 (a stale JWKS, …).
+    public var field = FieldReport()
 
     init(index: Int, seed: UInt64, ending: Ending?) {
         self.index = index
@@ -85,6 +87,7 @@ public struct LifeReport: Sendable {
         if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
         if unexplainedTransients > 0 { found.append("\(unexplainedTransients) transient failure(s) that no fault or offline window explains: \(unexplainedSamples)") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
+        found += field.violations
         let expected = expectsOneExpiry ? 1 : 0
         if sessionExpiredEvents != expected {
             found.append("\(sessionExpiredEvents) sessionExpired event(s), expected \(expected)")
