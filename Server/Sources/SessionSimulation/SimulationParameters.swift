@@ -50,6 +50,12 @@ public struct SimulationParameters: Sendable {
     /// a lost rotation answer presented after the grace ends the family, and
     /// such logouts are allowed but counted apart (`lostAnswerLogouts`).
     public var successorRecovery = true
+    /// Whether lives also play device events (issue 31, rows 5–10: `DeviceEvent`).
+    public var deviceEvents = true
+    /// One life in this many plays one after its app life (every life in a device-events-only run).
+    public var deviceEventEvery = 4
+    /// Only the device events, no app lives (their planted defects' CI runs).
+    public var deviceEventsOnly = false
     /// A deliberate defect, to show the invariants catch one (nil in real runs).
     public var sabotage: HarnessSabotage?
 

@@ -68,7 +68,10 @@ struct AdversarialChaosTests {
 /// the one a black-box run cannot see — no request falls between the install
 /// and the save — and `PlantedOrderingTests` catches it instead.
 struct ChaosSimulationSabotageTests {
-    static let seenByTheHarness = HarnessSabotage.all.filter { $0.name != "install-before-persist" }
+    static let seenByTheHarness = HarnessSabotage.all.filter {
+        // The device events' own defects run in `DeviceEventSabotageTests`, on device events alone.
+        $0.name != "install-before-persist" && !DeviceEvent.allCases.map(\.plantedDefect).contains($0)
+    }
 
     @Test(arguments: seenByTheHarness)
     func aPlantedDefectBreaksAnInvariant(sabotage: HarnessSabotage) async throws {

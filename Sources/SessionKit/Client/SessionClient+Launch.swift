@@ -109,6 +109,10 @@ extension SessionClient {
                 endRestore(showing: .signedOut)
                 return .failure(SessionError.storeInaccessible.with(underlying: error.reason))
             }
+            if planted(.lockedStoreSignsOut) {
+                endRestore(showing: .signedOut)
+                return .success(broadcaster.current)
+            }
             // The state stays `restoring`: the store may be readable later (a locked device).
             logger.error("The stored session could not be read", metadata: ["reason": "\(error)"])
             if !hasRestored { scheduleRestoreRetry() }

@@ -26,4 +26,13 @@ enum PlantedDefect: String, Sendable, CaseIterable {
     /// Keep answering the first failed refresh's error to every later refresh,
     /// never asking the server again until a relaunch: a cached error never cleared.
     case stickyFailure = "sticky-failure"
+    /// A sign-out deletes the record instead of writing the sign-out's record,
+    /// so a legacy blob whose deletion was lost brings the session back (issue 31, row 10).
+    case signOutDeletesRecord = "sign-out-deletes-record"
+    /// The refresh timer holds its client, so a client the app dropped goes on
+    /// refreshing (issue 31, row 8).
+    case timerKeepsClient = "timer-keeps-client"
+    /// A launch read the locked keychain refused is taken for "no session":
+    /// a prewarmed launch publishes signed out (issue 31, row 5).
+    case lockedStoreSignsOut = "locked-store-signs-out"
 }
