@@ -74,7 +74,9 @@ extension SessionClient {
         if let session = current {
             // Already signed in: re-sync with the store, never flash `restoring`
             // and never bump the generation (that would drop a refresh in flight).
-            _ = await adoptStoredSessionIfNewer(than: session, generation: generation)
+            if !planted(.restoreKeepsMemory) {
+                _ = await adoptStoredSessionIfNewer(than: session, generation: generation)
+            }
             hasRestored = true
             return .success(broadcaster.current)
         }

@@ -35,4 +35,7 @@ enum PlantedDefect: String, Sendable, CaseIterable {
     /// A launch read the locked keychain refused is taken for "no session":
     /// a prewarmed launch publishes signed out (issue 31, row 5).
     case lockedStoreSignsOut = "locked-store-signs-out"
+    /// `restore()` with a session in memory keeps it without re-reading the
+    /// store: an extension goes on with a person the app signed out (issue 31, row 7).
+    case restoreKeepsMemory = "restore-keeps-memory"
 }

@@ -31,6 +31,7 @@ extension DeviceBench {
         case .twoClientsOneStore: try await twoClientsOneStore()
         case .updateMovesTheRecord: try await updateMovesTheRecord()
         case .prewarmedLaunch: try await prewarmedLaunch()
+        case .widgetSharesSession: try await widgetSharesSession()
         }
     }
 }

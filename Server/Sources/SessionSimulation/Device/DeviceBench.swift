@@ -92,7 +92,8 @@ final class DeviceBench: @unchecked Sendable {
     }
 
     /// Creates the person's account from another device and hands back its first session's tokens.
-    func signUpElsewhere() async throws -> Session {
+    func signUpElsewhere(email: String? = nil) async throws -> Session {
+        let email = email ?? self.email
         let other = client("sign-up", store: InMemorySessionStore(), automaticRefresh: false)
         _ = try await other.restore()
         guard case .signedIn(let session) = try await other.signUp(email: email, password: password) else {

@@ -21,6 +21,9 @@ public enum DeviceEvent: String, Sendable, CaseIterable {
     /// Row 5: a prewarmed launch on a locked device (iOS 15+ answers "not
     /// found"), no protected-data notification, then unlocked and opened.
     case prewarmedLaunch = "prewarmed-launch"
+    /// Row 7: a widget sharing the session through an access group, the app
+    /// switching people while the widget holds the first in memory.
+    case widgetSharesSession = "widget-shares-session"
 
     /// The event the `turn`-th playing life plays.
     static func played(byLife turn: Int) -> DeviceEvent {
@@ -34,6 +37,7 @@ public enum DeviceEvent: String, Sendable, CaseIterable {
         case .twoClientsOneStore: .client(Sabotage(name: "timer-keeps-client")!)
         case .updateMovesTheRecord: .updateForgetsEarlierItem
         case .prewarmedLaunch: .client(Sabotage(name: "locked-store-signs-out")!)
+        case .widgetSharesSession: .client(Sabotage(name: "restore-keeps-memory")!)
         }
     }
 
@@ -48,6 +52,8 @@ public enum DeviceEvent: String, Sendable, CaseIterable {
             "update and downgrade: people signed out, or records destroyed, by a change of where the session lives"
         case .prewarmedLaunch:
             "prewarmed launch: signed-out states published, writes while locked, or sessions not back after the unlock"
+        case .widgetSharesSession:
+            "widget: the signed-out person's tokens sent by the widget, or the widget left on them"
         }
     }
 }
