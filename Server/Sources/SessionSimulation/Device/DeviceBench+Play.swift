@@ -15,7 +15,13 @@ extension DeviceBench {
         let event = DeviceEvent.played(byLife: index / every)
         let bench = DeviceBench(event: event, life: index, seed: seed, world: world, sabotage: parameters.sabotage)
         defer { bench.removeDirectory() }
-        try await bench.play()
+        do {
+            try await bench.play()
+        } catch {
+            // The world has no faults: a step the client could not take is the client's failure,
+            // counted against the event (a planted defect can make any step fail), never the run's.
+            bench.report.violations.append("the event stopped: a step failed with \(error)")
+        }
         bench.report.requests = bench.wire.requests.count
         life.deviceEvent = bench.report
         if !bench.report.violations.isEmpty {
