@@ -85,7 +85,7 @@ public struct ChaosSimulation: Sendable {
                     cleanTransport: URLSessionTransport(), logger: logger)
                 var reports: [LifeReport] = []
                 for index in lives {
-                    reports.append(try await AppLife(index: index, parameters: parameters, world: world).run())
+                    reports.append(try await DeviceBench.life(index, parameters: parameters, world: world))
                     lifeDone()
                 }
                 return (

@@ -6,11 +6,14 @@ import SessionKit
 public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
     /// The store acknowledges writes but keeps nothing (a broken keychain wrapper, say).
     case storeDropsWrites
+    /// The app update of issue 31's row 6 does not tell the store where the
+    /// earlier version kept the item (its earlier service): every person who updates is signed out.
+    case updateForgetsEarlierItem
     /// A planted client defect.
     case client(Sabotage)
 
     /// Every sabotage, in the order `--list-sabotages` prints them.
-    public static let all: [HarnessSabotage] = [.storeDropsWrites] + Sabotage.all.map { .client($0) }
+    public static let all: [HarnessSabotage] = [.storeDropsWrites, .updateForgetsEarlierItem] + Sabotage.all.map { .client($0) }
 
     /// The sabotage called `name`, if any.
     public init?(name: String) {
@@ -21,6 +24,7 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
     public var name: String {
         switch self {
         case .storeDropsWrites: "store-drops-writes"
+        case .updateForgetsEarlierItem: "update-forgets-earlier-item"
         case .client(let sabotage): sabotage.name
         }
     }

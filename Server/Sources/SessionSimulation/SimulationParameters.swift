@@ -62,6 +62,12 @@ public struct SimulationParameters: Sendable {
     public var staleKeyChance: Double = 0
     /// Per use: `/token` answers 500 for six hours while the app stays in the foreground (issue 31, row 2).
     public var outageChance: Double = 0
+    /// Whether lives also play device events (issue 31, rows 5–10: `DeviceEvent`).
+    public var deviceEvents = true
+    /// One life in this many plays one after its app life (every life in a device-events-only run).
+    public var deviceEventEvery = 4
+    /// Only the device events, no app lives (their planted defects' CI runs).
+    public var deviceEventsOnly = false
     /// A deliberate defect, to show the invariants catch one (nil in real runs).
     public var sabotage: HarnessSabotage?
 

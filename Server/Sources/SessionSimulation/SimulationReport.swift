@@ -58,7 +58,7 @@ public struct SimulationReport: Sendable {
                       measured: sum(\.unexplainedTransients), holds: sum(\.unexplainedTransients) == 0),
             Invariant(name: "expired access tokens sent while the server's clock was known", required: "0",
                       measured: sum(\.expiredTokensSent), holds: sum(\.expiredTokensSent) == 0),
-        ] + fieldInvariants
+        ] + fieldInvariants + deviceInvariants
     }
 
     public var holds: Bool { invariants.allSatisfy(\.holds) }
@@ -102,6 +102,7 @@ public struct SimulationReport: Sendable {
         lines.append("| field rows (issue 31) | \(fieldActivity) |")
         lines.append("| offline windows (2 min – 3 days) | \(sum(\.offlineWindows)) |")
         lines.append("| device clock changed mid-life | \(sum(\.clockChanges)) |")
+        if parameters.deviceEvents { lines.append("| device events played | \(deviceActivity) |") }
         let faults = Fault.allCases.filter { parameters.intermediaryFaults || Fault.classic.contains($0) }.map { fault in
             "\(fault.rawValue) \(lives.reduce(0) { $0 + ($1.faults[fault] ?? 0) })"
         }

@@ -33,6 +33,8 @@ struct Reliability: AsyncParsableCommand {
     @Option(help: "Plant this defect; the run succeeds only if an invariant catches it (see --list-sabotages).")
     var sabotage: String?
     @Flag(help: "List the defects --sabotage can plant, and exit.") var listSabotages = false
+    @Flag(help: "Play no device event (issue 31, rows 5–10) after each life.") var noDeviceEvents = false
+    @Flag(help: "Play only the device events (issue 31, rows 5–10), one per life, without the app lives.") var deviceEventsOnly = false
     @Option(help: "Write the last steps of every failing life to this file (a failure that happens only under load does not replay alone).")
     var traceFile: String?
 
@@ -47,6 +49,8 @@ struct Reliability: AsyncParsableCommand {
         parameters.faultRate = faultRate
         if adversarial { parameters.makeAdversarial() }
         if targeted { parameters.makeTargeted() }
+        parameters.deviceEvents = !noDeviceEvents
+        parameters.deviceEventsOnly = deviceEventsOnly
         parameters.successorRecovery = !noSuccessorRecovery
         if let sabotage {
             guard let planted = HarnessSabotage(name: sabotage) else {

@@ -74,7 +74,9 @@ extension SessionClient {
         if let session = current {
             // Already signed in: re-sync with the store, never flash `restoring`
             // and never bump the generation (that would drop a refresh in flight).
-            _ = await adoptStoredSessionIfNewer(than: session, generation: generation)
+            if !planted(.restoreKeepsMemory) {
+                _ = await adoptStoredSessionIfNewer(than: session, generation: generation)
+            }
             hasRestored = true
             return .success(broadcaster.current)
         }
@@ -108,6 +110,10 @@ extension SessionClient {
                 logger.error("The stored session cannot be reached by this app", metadata: ["reason": "\(error)"])
                 endRestore(showing: .signedOut)
                 return .failure(SessionError.storeInaccessible.with(underlying: error.reason))
+            }
+            if planted(.lockedStoreSignsOut) {
+                endRestore(showing: .signedOut)
+                return .success(broadcaster.current)
             }
             // The state stays `restoring`: the store may be readable later (a locked device).
             logger.error("The stored session could not be read", metadata: ["reason": "\(error)"])

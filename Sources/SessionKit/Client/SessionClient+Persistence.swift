@@ -192,6 +192,7 @@ extension SessionClient {
             return nil
         }
         // A sign-out's record keeps the sequence (see StoredSession.signedOut).
+        if planted(.signOutDeletesRecord) { return await deleteRecord() }
         let tombstone = StoredSession.signedOut(sequence: nextSequence(after: stored))
         do {
             try await store.save(tombstone)
@@ -200,6 +201,10 @@ extension SessionClient {
         } catch {
             logger.warning("The sign-out could not be recorded; deleting the record instead", metadata: ["reason": "\(error)"])
         }
+        return await deleteRecord()
+    }
+
+    private func deleteRecord() async -> SessionError? {
         do {
             try await store.clear()
             return nil

@@ -63,13 +63,15 @@ extension SessionClient {
         timer?.cancel()
         let gen = generation
         let clock = self.clock
+        // The `timer-keeps-client` sabotage: a timer that holds its client keeps a dropped one refreshing.
+        let kept: SessionClient? = planted(.timerKeepsClient) ? self : nil
         timer = Task { [weak self] in
             do {
                 try await clock.sleep(until: date)
             } catch {
                 return  // cancelled: a newer timer replaced this one
             }
-            await self?.timerFired(generation: gen, refreshToken: refreshToken)
+            await (kept ?? self)?.timerFired(generation: gen, refreshToken: refreshToken)
         }
     }
 

@@ -37,4 +37,16 @@ enum PlantedDefect: String, Sendable, CaseIterable {
     case retryEveryFewSeconds = "retry-every-few-seconds"
     /// Back off without jitter: devices that failed together retry together.
     case noJitter = "no-jitter"
+    /// A sign-out deletes the record instead of writing the sign-out's record,
+    /// so a legacy blob whose deletion was lost brings the session back (issue 31, row 10).
+    case signOutDeletesRecord = "sign-out-deletes-record"
+    /// The refresh timer holds its client, so a client the app dropped goes on
+    /// refreshing (issue 31, row 8).
+    case timerKeepsClient = "timer-keeps-client"
+    /// A launch read the locked keychain refused is taken for "no session":
+    /// a prewarmed launch publishes signed out (issue 31, row 5).
+    case lockedStoreSignsOut = "locked-store-signs-out"
+    /// `restore()` with a session in memory keeps it without re-reading the
+    /// store: an extension goes on with a person the app signed out (issue 31, row 7).
+    case restoreKeepsMemory = "restore-keeps-memory"
 }

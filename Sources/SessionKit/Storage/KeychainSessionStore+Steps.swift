@@ -16,7 +16,9 @@ extension KeychainSessionStore {
                 return data
             case .itemNotFound:
                 // Absent only if the keychain could see everything; else a prewarmed launch before first unlock.
-                if await protectedData.isAvailable { return nil }
+                // Protected data may have become available since the read (the person unlocked in
+                // between): the answer may still be the locked keychain's, so one more read decides.
+                if await protectedData.isAvailable { return try confirmAbsent() }
             case .interactionNotAllowed:
                 // Locked: before the first unlock, or a when-unlocked item on a locked device.
                 break
@@ -27,6 +29,22 @@ extension KeychainSessionStore {
             guard !waited else { throw Self.locked(status) }
             guard await protectedData.waitUntilAvailable(timeout: protectedDataWait) else { throw Self.locked(status) }
             waited = true
+        }
+    }
+
+    /// A second read, with protected data available: the item's data, or `nil` if it is really absent.
+    private func confirmAbsent() throws(SessionStoreError) -> Data? {
+        let (status, data) = keychain.copyData(item)
+        switch status {
+        case .success:
+            guard let data else { throw .readFailed("the keychain returned no data (\(status))") }
+            return data
+        case .itemNotFound:
+            return nil
+        case .interactionNotAllowed:
+            throw Self.locked(status)
+        default:
+            throw Self.inaccessible(status, item) ?? .readFailed("keychain: \(status)")
         }
     }
 

@@ -50,7 +50,8 @@ import SessionCore
 /// Keychain Sharing entitlement, such as `"TEAMID.com.example.shared"`. On
 /// macOS this needs the data-protection keychain, which the store uses by default.
 ///
-/// The keychain has no lock across processes. Give `lockDirectory`, a folder
+/// Clients of one process on the same item take turns by themselves (a lock
+/// of this process). The keychain has no lock across processes. Give `lockDirectory`, a folder
 /// in the app group container every target shares
 /// (`FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`),
 /// so the app and its extensions refresh one at a time; without it they rely
@@ -186,12 +187,18 @@ public struct KeychainSessionStore: SessionStore {
         try deleteEarlierItems()
     }
 
+    /// The item's identity, naming this store's lock among the clients of this process.
+    var processLockKey: String {
+        "keychain \(keychain.processLockNamespace) \(accessGroup ?? "(default group)") \(service) \(account)"
+    }
+
     public func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock {
         try await lockForRefresh(waitingAtMost: .infinity)
     }
 
     public func lockForRefresh(waitingAtMost seconds: TimeInterval) async throws(SessionStoreError) -> any SessionStoreLock {
-        guard let lockDirectory else { return NoCrossProcessLock() }
+        // Without a shared folder there is no lock across processes, but clients of this process still take turns.
+        guard let lockDirectory else { return try await ProcessLock.acquire(processLockKey, timeout: seconds) }
         do {
             try FileManager.default.createDirectory(at: lockDirectory, withIntermediateDirectories: true)
         } catch {

@@ -121,6 +121,9 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
 
     // MARK: - KeychainAPI
 
+    /// Each simulated device is its own keychain: processes of one device share a lock name, other devices do not.
+    public var processLockNamespace: String { "simulated device \(ObjectIdentifier(device).hashValue)" }
+
     public func add(_ item: KeychainItem, data: Data) -> KeychainStatus {
         perform(.add, item) { items, scope in
             // An add without a group lands in the first group the process has (the kSecAttrAccessGroup reference).

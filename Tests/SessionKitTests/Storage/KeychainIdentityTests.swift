@@ -111,7 +111,7 @@ struct KeychainIdentityTests {
 
     @Test func aKillAtEveryStepOfTheMoveLosesNothing() async throws {
         let steps = try await Self.callsOfTheMove()
-        #expect(steps == 7)  // read current, two searches, read original, add, read back, delete
+        #expect(steps == 8)  // read current, read it again (absent for sure), two searches, read original, add, read back, delete
         for survived in 0...steps {
             let device = SimulatedDeviceKeychain()
             try Self.versionOne(on: device)

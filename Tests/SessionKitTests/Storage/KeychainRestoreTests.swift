@@ -47,9 +47,9 @@ struct KeychainRestoreTests {
         await next.unlock()
     }
 
-    @Test func withoutALockDirectoryThereIsNoCrossProcessLock() async throws {
+    @Test func withoutALockDirectoryTheLockIsOnlyThisProcesss() async throws {
         let lock = try await KeychainFixture().store.lockForRefresh()
-        #expect(lock is NoCrossProcessLock)
+        #expect(lock is ProcessLock)
         await lock.unlock()
     }
 }

@@ -58,9 +58,11 @@ public struct DetectionRate: Sendable {
     }
 
     /// The sabotages the app lives can see: `install-before-persist` has its
-    /// own test (`PlantedOrderingTests`), `no-jitter` acts only in a herd (`HerdScenario`).
+    /// own test (`PlantedOrderingTests`), `no-jitter` acts only in a herd (`HerdScenario`),
+    /// and each device event's defect runs on device events alone (`DeviceEventSabotageTests`).
     public static var seenByTheHarness: [HarnessSabotage] {
-        HarnessSabotage.all.filter { !seenElsewhere.contains($0.name) }
+        let deviceDefects = Set(DeviceEvent.allCases.map(\.plantedDefect.name))
+        return HarnessSabotage.all.filter { !seenElsewhere.contains($0.name) && !deviceDefects.contains($0.name) }
     }
 
     /// The sabotages caught outside the app lives.

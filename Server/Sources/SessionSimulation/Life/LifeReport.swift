@@ -35,6 +35,8 @@ public struct LifeReport: Sendable {
     /// server revoked because a rotation's answer was lost (not a violation
     /// there; counted apart, see `RotationAnswers`).
     public var lostAnswerLogouts = 0
+    /// The device event this life played (issue 31, rows 5–10), if any.
+    public var deviceEvent: DeviceEventReport?
     /// A failing life's last steps (see `LifeTrace`); empty for a life that held every invariant.
     public var trace: [String] = []
 
@@ -88,6 +90,7 @@ public struct LifeReport: Sendable {
         if unexplainedTransients > 0 { found.append("\(unexplainedTransients) transient failure(s) that no fault or offline window explains: \(unexplainedSamples)") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         found += field.violations
+        found += deviceViolations
         let expected = expectsOneExpiry ? 1 : 0
         if sessionExpiredEvents != expected {
             found.append("\(sessionExpiredEvents) sessionExpired event(s), expected \(expected)")

@@ -41,4 +41,13 @@ public protocol KeychainAPI: Sendable {
     ///
     /// - Returns: `.success`, or `.itemNotFound` when there is no such item.
     func delete(_ item: KeychainItem) -> KeychainStatus
+
+    /// Which keychain this is, for the lock clients of one process share on
+    /// an item (``KeychainSessionStore`` without a lock folder): every
+    /// `SecItemKeychain` reaches the one keychain of the device; a fake names its own.
+    var processLockNamespace: String { get }
+}
+
+extension KeychainAPI {
+    public var processLockNamespace: String { "device" }
 }
