@@ -56,23 +56,6 @@ failure_logs=(server smtp provider)
 # Background jobs in their own process groups, so cleanup can end each with all its children.
 set -m
 
-# Starts "$@" in the background with stdout in $work/$1.out and stderr in
-# $work/$1.log, and waits for the line `READY <port>`; sets ready_port.
-start_ready() {
-  local name="$1"; shift
-  "$@" >"$work/$name.out" 2>"$work/$name.log" &
-  local pid=$!
-  pids+=("$pid")
-  ready_port=""
-  for _ in $(seq 1 100); do
-    ready_port="$(sed -n 's/^READY \([0-9][0-9]*\)$/\1/p' "$work/$name.out" | head -1)"
-    [[ -n "$ready_port" ]] && return 0
-    kill -0 "$pid" 2>/dev/null || fail "$name exited before it was ready"
-    sleep 0.1
-  done
-  fail "$name did not print READY within 10 s"
-}
-
 mkdir "$work/mail"
 start_ready smtp "$python" scripts/smtp-listener.py --port 0 --maildir "$work/mail"
 smtp_port="$ready_port"

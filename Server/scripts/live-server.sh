@@ -4,8 +4,8 @@
 # the server started on a free port with its own KEK, and a service-role key.
 #
 # Before sourcing: `script_name` (for messages) and `server_binary`.
-# Afterwards: `work`, `pids` (append children to it), `fail`, `start_auth_server`,
-# `write_service_role_key`. `failure_logs` names the logs in $work to print
+# Afterwards: `work`, `pids` (append children to it), `fail`, `start_ready`,
+# `start_auth_server`, `write_service_role_key`. `failure_logs` names the logs in $work to print
 # (default: server).
 
 work="$(mktemp -d)"
@@ -41,6 +41,23 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 fail() { echo "$script_name: $*" >&2; exit 1; }
+
+# Starts "$@" in the background with stdout in $work/$1.out and stderr in
+# $work/$1.log, and waits for the line `READY <port>`; sets ready_port.
+start_ready() {
+  local name="$1"; shift
+  "$@" >"$work/$name.out" 2>"$work/$name.log" &
+  local pid=$!
+  pids+=("$pid")
+  ready_port=""
+  for _ in $(seq 1 100); do
+    ready_port="$(sed -n 's/^READY \([0-9][0-9]*\)$/\1/p' "$work/$name.out" | head -1)"
+    [[ -n "$ready_port" ]] && return 0
+    kill -0 "$pid" 2>/dev/null || fail "$name exited before it was ready"
+    sleep 0.1
+  done
+  fail "$name did not print READY within 10 s"
+}
 
 # Starts `auth-server serve` on a free loopback port with a fresh SQLite file
 # and KEK, plus the given flags; sets `server_pid` and `port` once it answers
