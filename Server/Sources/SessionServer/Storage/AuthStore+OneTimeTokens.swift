@@ -151,7 +151,7 @@ extension AuthStore {
     }
 
     /// One more wrong guess at `row`; at `maximumAttempts` the row is gone.
-    private static func countWrongGuess(_ row: any SQLRow, maximumAttempts: Int, on db: any SQLDatabase) async throws {
+    static func countWrongGuess(_ row: any SQLRow, maximumAttempts: Int, on db: any SQLDatabase) async throws {
         let id = try row.string("id")
         let attempts = try row.decode(column: "attempts", as: Int.self) + 1
         try await db.raw(

@@ -31,12 +31,7 @@ extension AuthStore {
                 return false
             }
             guard SHA256Hex.constantTimeEquals(Self.codeHash(id: id, code: nonce), try row.string("code_hash")) else {
-                let attempts = try row.decode(column: "attempts", as: Int.self) + 1
-                try await db.raw(
-                    attempts >= maximumAttempts
-                        ? "DELETE FROM one_time_tokens WHERE id = \(bind: id)"
-                        : "UPDATE one_time_tokens SET attempts = \(bind: attempts) WHERE id = \(bind: id)"
-                ).run()
+                try await Self.countWrongGuess(row, maximumAttempts: maximumAttempts, on: db)
                 return false
             }
             try await db.raw("DELETE FROM one_time_tokens WHERE id = \(bind: id)").run()
