@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SessionCore
 import SessionKit
 
 /// Every request the processes of one device event sent, with the tokens it
@@ -59,26 +60,42 @@ final class WireLog: @unchecked Sendable {
 
     fileprivate func answered(_ body: Data) {
         lock.withLock { inFlight -= 1 }
-        // A session's tokens, as `/token` and `/signup` answer them.
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let access = object["access_token"] as? String, let refresh = object["refresh_token"] as? String,
-            let session = Self.sessionID(ofAccessToken: access)
+        // A session's tokens, as `/token` and `/signup` answer them; any other answer names none.
+        guard let tokens = Self.decode(IssuedTokens.self, from: body),
+            let session = Self.sessionID(ofAccessToken: tokens.access_token)
         else { return }
-        lock.withLock { sessionOfRefreshToken[refresh] = session }
+        lock.withLock { sessionOfRefreshToken[tokens.refresh_token] = session }
+    }
+
+    private struct IssuedTokens: Decodable {
+        let access_token: String
+        let refresh_token: String
+    }
+
+    struct RefreshGrant: Decodable {
+        let refresh_token: String
+    }
+
+    /// The recorded body as `T`, or `nil` for a body of another shape: the wire
+    /// carries more than tokens, and only tokens are recorded.
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) -> T? {
+        do {
+            return try JSONDecoder().decode(type, from: body)
+        } catch {
+            return nil
+        }
     }
 
     fileprivate func failed() { lock.withLock { inFlight -= 1 } }
 
     /// The `session_id` claim of an access token (unverified: the server's own token, read back).
     static func sessionID(ofAccessToken token: String) -> String? {
-        let parts = token.split(separator: ".")
-        guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        guard let data = Data(base64Encoded: base64),
-            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return claims["session_id"] as? String
+        do {
+            return try UnverifiedJWT(token).claims.sessionId
+        } catch {
+            // Not a JWT (a bearer the harness did not issue): it names no session.
+            return nil
+        }
     }
 }
 
@@ -93,10 +110,8 @@ private struct Tap: TransportMiddleware {
             header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : nil
         }
         var refreshToken: String?
-        if request.url?.query?.contains("grant_type=refresh_token") == true, let body = request.httpBody,
-            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
-        {
-            refreshToken = object["refresh_token"] as? String
+        if request.url?.query?.contains("grant_type=refresh_token") == true, let body = request.httpBody {
+            refreshToken = WireLog.decode(WireLog.RefreshGrant.self, from: body)?.refresh_token
         }
         let entry = WireLog.Sent(
             process: process, path: request.url?.path ?? "", bearer: bearer, refreshToken: refreshToken)
