@@ -99,10 +99,21 @@ final class RefreshFleet: @unchecked Sendable {
     /// Starts and stops a load, and counts its successes as they happen.
     actor LoadGate {
         private(set) var successes = 0
+        private(set) var failures = 0
         private(set) var isStopped = false
 
         func stop() { isStopped = true }
         func succeeded() { successes += 1 }
+        func failed() { failures += 1 }
+
+        /// Returns once at least `count` refreshes have failed in all, or after
+        /// `limit` (a pool that waits for its database may absorb a short outage).
+        func waitForFailures(_ count: Int, limit: Duration) async {
+            let deadline = ContinuousClock.now + limit
+            while failures < count, ContinuousClock.now < deadline {
+                do { try await Task.sleep(nanoseconds: 5_000_000) } catch { return }
+            }
+        }
 
         /// Returns once at least `count` refreshes have succeeded in all.
         func waitForSuccesses(_ count: Int) async {
@@ -126,6 +137,7 @@ final class RefreshFleet: @unchecked Sendable {
                         if case .success = outcome {
                             await gate.succeeded()
                         } else {
+                            await gate.failed()
                             // Connection refused answers at once: do not spin while the server is down.
                             do { try await Task.sleep(nanoseconds: 10_000_000) } catch { break }
                         }
