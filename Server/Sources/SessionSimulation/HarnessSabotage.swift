@@ -9,11 +9,15 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
     /// The app update of issue 31's row 6 does not tell the store where the
     /// earlier version kept the item (its earlier service): every person who updates is signed out.
     case updateForgetsEarlierItem
+    /// The device marker of issue 31's row 9 moves with a backup (written
+    /// with a class that is not `ThisDeviceOnly`): a restored device takes the
+    /// copied record for its own and presents its refresh token.
+    case deviceMarkerMoves
     /// A planted client defect.
     case client(Sabotage)
 
     /// Every sabotage, in the order `--list-sabotages` prints them.
-    public static let all: [HarnessSabotage] = [.storeDropsWrites, .updateForgetsEarlierItem] + Sabotage.all.map { .client($0) }
+    public static let all: [HarnessSabotage] = [.storeDropsWrites, .updateForgetsEarlierItem, .deviceMarkerMoves] + Sabotage.all.map { .client($0) }
 
     /// The sabotage called `name`, if any.
     public init?(name: String) {
@@ -25,6 +29,7 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .storeDropsWrites: "store-drops-writes"
         case .updateForgetsEarlierItem: "update-forgets-earlier-item"
+        case .deviceMarkerMoves: "device-marker-moves"
         case .client(let sabotage): sabotage.name
         }
     }

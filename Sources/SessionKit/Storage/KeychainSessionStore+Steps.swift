@@ -7,9 +7,14 @@ extension KeychainSessionStore {
     /// Reads the item's data; `nil` only when the keychain says there is none
     /// *and* protected data is available, so a locked device is never "no session".
     func readItem() async throws(SessionStoreError) -> Data? {
+        try await readItem(item)
+    }
+
+    /// Reads `target` as ``readItem()`` reads the record.
+    func readItem(_ target: KeychainItem) async throws(SessionStoreError) -> Data? {
         var waited = false
         while true {
-            let (status, data) = keychain.copyData(item)
+            let (status, data) = keychain.copyData(target)
             switch status {
             case .success:
                 guard let data else { throw .readFailed("the keychain returned no data (\(status))") }
@@ -18,12 +23,12 @@ extension KeychainSessionStore {
                 // Absent only if the keychain could see everything; else a prewarmed launch before first unlock.
                 // Protected data may have become available since the read (the person unlocked in
                 // between): the answer may still be the locked keychain's, so one more read decides.
-                if await protectedData.isAvailable { return try confirmAbsent() }
+                if await protectedData.isAvailable { return try confirmAbsent(target) }
             case .interactionNotAllowed:
                 // Locked: before the first unlock, or a when-unlocked item on a locked device.
                 break
             default:
-                throw Self.inaccessible(status, item) ?? .readFailed("keychain: \(status)")
+                throw Self.inaccessible(status, target) ?? .readFailed("keychain: \(status)")
             }
             // Wait once for the person to unlock, then read again; the client retries after that.
             guard !waited else { throw Self.locked(status) }
@@ -33,8 +38,8 @@ extension KeychainSessionStore {
     }
 
     /// A second read, with protected data available: the item's data, or `nil` if it is really absent.
-    private func confirmAbsent() throws(SessionStoreError) -> Data? {
-        let (status, data) = keychain.copyData(item)
+    private func confirmAbsent(_ target: KeychainItem) throws(SessionStoreError) -> Data? {
+        let (status, data) = keychain.copyData(target)
         switch status {
         case .success:
             guard let data else { throw .readFailed("the keychain returned no data (\(status))") }
@@ -44,7 +49,7 @@ extension KeychainSessionStore {
         case .interactionNotAllowed:
             throw Self.locked(status)
         default:
-            throw Self.inaccessible(status, item) ?? .readFailed("keychain: \(status)")
+            throw Self.inaccessible(status, target) ?? .readFailed("keychain: \(status)")
         }
     }
 

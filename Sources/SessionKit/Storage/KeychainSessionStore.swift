@@ -41,7 +41,11 @@ import SessionCore
 /// - Accessibility defaults to `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`:
 ///   readable while locked again (background refreshes work), and never
 ///   restored from a backup onto another device, where it would share a
-///   refresh-token family with this one.
+///   refresh-token family with this one. With a class that moves
+///   (`.afterFirstUnlock`), each record carries this device's marker, kept in a
+///   `ThisDeviceOnly` item; a record restored onto another device loads
+///   there as signed out and is never presented (docs/PROTOCOL.md, "A device
+///   restored from a backup").
 ///
 /// ## App extensions
 ///
@@ -152,13 +156,14 @@ public struct KeychainSessionStore: SessionStore {
         if !noSession, record.refreshToken.isEmpty || record.accessToken.isEmpty {
             throw .corrupt(detail: "a token is empty", movedTo: try moveAside(data))
         }
-        return record
+        return try await presentable(record)
     }
 
     public func save(_ session: StoredSession) async throws(SessionStoreError) {
+        let marked = try await markedForThisDevice(session)
         let data: Data
         do {
-            data = try WireCoding.encoder().encode(session)
+            data = try WireCoding.encoder().encode(marked)
         } catch {
             throw .writeFailed("encoding: \(error)")
         }

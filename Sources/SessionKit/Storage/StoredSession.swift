@@ -37,6 +37,13 @@ public struct StoredSession: Sendable, Hashable, Codable {
     /// known: a new process starts from it instead of trusting a device clock
     /// that may be days off.
     public var serverClockOffset: TimeInterval?
+    /// The device marker of the device that wrote this record, when its store
+    /// lets records move to other devices (a Keychain class without
+    /// `ThisDeviceOnly`): a record restored onto another device is told apart
+    /// by it and never presented there (docs/PROTOCOL.md, "A device restored
+    /// from a backup"). The store sets it on save and removes it on load, so
+    /// clients compare records without it.
+    var deviceMarker: String?
 
     public init(
         version: Int = StoredSession.currentVersion, accessToken: String, refreshToken: String,
@@ -55,6 +62,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.oauthStartedAt = oauthStartedAt
         self.sequence = sequence
         self.serverClockOffset = nil
+        self.deviceMarker = nil
     }
 
     /// The record for `session`.
@@ -121,6 +129,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         case oauthStartedAt = "oauth_started_at"
         case sequence
         case serverClockOffset = "server_clock_offset"
+        case deviceMarker = "device_marker"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -138,6 +147,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         // Records written before sequences existed read as 0: any sequenced write is newer.
         sequence = try c.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
         serverClockOffset = try c.decodeIfPresent(TimeInterval.self, forKey: .serverClockOffset).flatMap { $0.isFinite ? $0 : nil }
+        deviceMarker = try c.decodeIfPresent(String.self, forKey: .deviceMarker)
     }
 
     /// The session this record holds.

@@ -38,6 +38,7 @@ extension DeviceBench {
         case .updateMovesTheRecord: try await updateMovesTheRecord()
         case .prewarmedLaunch: try await prewarmedLaunch()
         case .widgetSharesSession: try await widgetSharesSession()
+        case .deviceRestore: try await deviceRestore()
         }
     }
 }

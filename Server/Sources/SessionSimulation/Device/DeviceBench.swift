@@ -56,12 +56,13 @@ final class DeviceBench: @unchecked Sendable {
     func keychainStore(
         groups: [String] = InMemoryKeychain.defaultAccessGroups, service: String = KeychainSessionStore.defaultService,
         accessGroup: String? = nil, previousServices: [String] = [], protectedData: any ProtectedDataAvailability = AlwaysAvailableProtectedData(),
-        lockDirectory: URL? = nil
+        lockDirectory: URL? = nil, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
+        on device: SimulatedDeviceKeychain? = nil
     ) -> KeychainSessionStore {
         KeychainSessionStore(
-            keychain: keychain.process(accessGroups: groups), service: service, accessGroup: accessGroup,
-            previousServices: previousServices, lockDirectory: lockDirectory, protectedData: protectedData,
-            protectedDataWait: .milliseconds(1))
+            keychain: (device ?? keychain).process(accessGroups: groups), service: service, accessGroup: accessGroup,
+            accessibility: accessibility, previousServices: previousServices, lockDirectory: lockDirectory,
+            protectedData: protectedData, protectedDataWait: .milliseconds(1))
     }
 
     /// Time passes in the foreground: due timers fire and their requests finish.

@@ -24,6 +24,9 @@ public enum DeviceEvent: String, Sendable, CaseIterable {
     /// Row 7: a widget sharing the session through an access group, the app
     /// switching people while the widget holds the first in memory.
     case widgetSharesSession = "widget-shares-session"
+    /// Row 9: a device restored from the backup of one still in use, with
+    /// the default class (nothing moves) and with the opt-in that lets the record move.
+    case deviceRestore = "device-restore"
 
     /// The event the `turn`-th playing life plays.
     static func played(byLife turn: Int) -> DeviceEvent {
@@ -38,6 +41,7 @@ public enum DeviceEvent: String, Sendable, CaseIterable {
         case .updateMovesTheRecord: .updateForgetsEarlierItem
         case .prewarmedLaunch: .client(Sabotage(name: "locked-store-signs-out")!)
         case .widgetSharesSession: .client(Sabotage(name: "restore-keeps-memory")!)
+        case .deviceRestore: .deviceMarkerMoves
         }
     }
 
@@ -54,6 +58,8 @@ public enum DeviceEvent: String, Sendable, CaseIterable {
             "prewarmed launch: signed-out states published, writes while locked, or sessions not back after the unlock"
         case .widgetSharesSession:
             "widget: the signed-out person's tokens sent by the widget, or the widget left on them"
+        case .deviceRestore:
+            "device restore: a restored copy's refresh token sent, or a device signed out by reuse detection"
         }
     }
 }
