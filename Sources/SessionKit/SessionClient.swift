@@ -59,6 +59,9 @@ public actor SessionClient {
     var restoreRetryTask: Task<Void, Never>?
     /// How many timed launch re-reads have run since the last successful one.
     var restoreRetryAttempts = 0
+    /// An unlock or activation arrived while a launch read was in flight: if
+    /// that read fails, it is read again at once, since its answer may predate the unlock.
+    var restoreRereadRequested = false
     /// Serialises this client's read-decide-write sequences on the store (see ``withStoreAccess(_:)``).
     var storeBusy = false
     var storeWaiters: [CheckedContinuation<Void, Never>] = []

@@ -58,6 +58,11 @@ extension SessionClient {
                 await retryRestore(because: event == .didBecomeActive ? "the app became active" : "protected data available")
                 return
             }
+            if !hasRestored, current == nil, restoreTask != nil {
+                // A read is in flight and may have asked the locked keychain: if it fails, it reads again.
+                restoreRereadRequested = true
+                return
+            }
             logger.debug("The app became active or was unlocked; resuming")
             await resume()
         case .didEnterBackground:

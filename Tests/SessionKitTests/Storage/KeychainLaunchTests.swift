@@ -138,6 +138,33 @@ struct KeychainLaunchTests {
         await env.client.shutdown()
     }
 
+    /// Issue 31, row 5, seen in the chaos harness beside a loaded CPU: a timed
+    /// re-read started on the locked device; the person unlocked and opened
+    /// the app while it ran, and the activation was dropped because a read
+    /// was in flight. That read then failed, and nothing read again.
+    @Test func anUnlockDuringAReadInFlightIsNotLost() async throws {
+        let store = LockedLaunchStore()
+        try await store.base.save(KeychainFixture.record())
+        let lifecycle = ScriptedAppLifecycle()
+        let env = await SessionTestEnvironment.make(store: store, launchValidation: .skip, automaticRefresh: false) {
+            $0.appLifecycle = lifecycle
+        }
+        await #expect(throws: SessionError.storeUnavailable) { try await env.client.restore() }
+        #expect(await lifecycle.waitForSubscribers(count: 1))
+        #expect(await env.clock.waitForSleepers(count: 1))
+        let gate = FakeGate()
+        await store.holdNextLoad(gate)
+        await env.clock.advance(by: SessionClient.restoreRetryDelays[0])
+        await gate.waitForArrivals()
+        // The timed read asked the locked keychain; now the person unlocks and opens the app.
+        await store.unlock()
+        lifecycle.send(.didBecomeActive)
+        for _ in 0..<1000 { await Task.yield() }
+        await gate.open()
+        #expect(await eventually { env.client.currentState.isSignedIn })
+        await env.client.shutdown()
+    }
+
     // MARK: - A second restore (item 9)
 
     @Test func aSecondRestoreWhileSignedOutNeverShowsRestoring() async throws {
@@ -278,4 +305,30 @@ struct KeychainExtensionProtectedDataTests {
         #expect(await KeychainProbeProtectedData(keychain: widget).isAvailable)
         #expect(widget.allItems.isEmpty)
     }
+}
+
+/// A store whose device is locked until ``unlock()``: a read answers as the
+/// device was when the read began, as a keychain call that started before the
+/// unlock does. A read can be held at a gate.
+actor LockedLaunchStore: SessionStore {
+    let base = InMemorySessionStore()
+    private var locked = true
+    private var gate: FakeGate?
+
+    func unlock() { locked = false }
+    func holdNextLoad(_ gate: FakeGate) { self.gate = gate }
+
+    func load() async throws(SessionStoreError) -> StoredSession? {
+        let wasLocked = locked
+        if let gate {
+            self.gate = nil
+            await gate.pass()
+        }
+        if wasLocked { throw .deviceLocked("the keychain answered errSecItemNotFound before the first unlock") }
+        return try await base.load()
+    }
+
+    func save(_ session: StoredSession) async throws(SessionStoreError) { try await base.save(session) }
+    func clear() async throws(SessionStoreError) { try await base.clear() }
+    func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock { NoCrossProcessLock() }
 }
