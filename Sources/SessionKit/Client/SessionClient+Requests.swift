@@ -122,8 +122,8 @@ extension SessionClient {
     // MARK: - Machinery
 
     func authorizedSend(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
-        let session = try await validSession()
-        let (data, response) = try await sendWithToken(request, session: session)
+        var session = try await validSession()
+        let (data, response) = try await sendWithToken(request, session: &session)
         guard Self.rejectsToken(response, data) else { return try Self.check(data, response) }
         if planted(.signOutOnAny401) {
             await endSession(.silently)
@@ -132,7 +132,7 @@ extension SessionClient {
 
         logger.info("The access token was rejected; refreshing once and retrying", metadata: ["status": "\(response.statusCode)"])
         var refreshed = try await refreshSession(reason: .rejected(accessToken: session.accessToken))
-        var (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
+        var (retryData, retryResponse) = try await sendWithToken(request, session: &refreshed)
         if Self.rejectsToken(retryResponse, retryData), machine.lastIssuedAccessToken != refreshed.accessToken {
             // That token came from the store (another process refreshed), not
             // from the server just now: it may have expired long ago on a
@@ -140,12 +140,12 @@ extension SessionClient {
             // server has just issued is its word (docs/PROTOCOL.md, "What each failure does").
             logger.info("An adopted token was rejected too; refreshing from the server", metadata: ["status": "\(retryResponse.statusCode)"])
             refreshed = try await refreshSession(reason: .rejected(accessToken: refreshed.accessToken))
-            (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
+            (retryData, retryResponse) = try await sendWithToken(request, session: &refreshed)
         }
         if planted(.refreshUntilAccepted) {
             for _ in 0..<5 where Self.rejectsToken(retryResponse, retryData) {
                 refreshed = try await refreshSession(reason: .rejected(accessToken: refreshed.accessToken))
-                (retryData, retryResponse) = try await sendWithToken(request, session: refreshed)
+                (retryData, retryResponse) = try await sendWithToken(request, session: &refreshed)
             }
         }
         guard Self.rejectsToken(retryResponse, retryData) else { return try Self.check(retryData, retryResponse) }
@@ -173,7 +173,9 @@ extension SessionClient {
         }
     }
 
-    private func sendWithToken(_ request: URLRequest, session: Session) async throws(SessionError) -> (Data, HTTPURLResponse) {
+    /// Sends `request` with `session`'s access token, following redirects the
+    /// client may follow; `session` ends as the one whose token the last hop carried.
+    private func sendWithToken(_ request: URLRequest, session: inout Session) async throws(SessionError) -> (Data, HTTPURLResponse) {
         var request = request
         request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
         var hops = 0
@@ -192,7 +194,13 @@ extension SessionClient {
                 throw error
             }
             // The default transport never follows a redirect; the token goes only where `send` allows it.
-            guard let next = try redirect(after: request, answer: answer.1, hops: hops) else { return answer }
+            guard var next = try redirect(after: request, answer: answer.1, hops: hops) else { return answer }
+            // The redirect's `Date` may just have told the server's clock (after
+            // the device clock jumped, say), and by it the token sent may be
+            // expired: authorize the next hop afresh rather than copy the header
+            // (docs/PROTOCOL.md, "The server's clock").
+            session = try await validSession()
+            next.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
             request = next
             hops += 1
         }

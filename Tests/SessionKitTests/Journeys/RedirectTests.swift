@@ -63,4 +63,37 @@ struct RedirectTests {
         #expect(moved.authorization == "Bearer \(session.accessToken)")
         #expect(await f.client.currentSession == session)
     }
+
+    /// The full-size chaos run's one broken invariant: the device clock had
+    /// jumped while the app was suspended, the expired token went out (nothing
+    /// could tell), and a proxy's 302 told the server's clock in its `Date`.
+    /// The follow-up copied the same header: an expired token sent while the
+    /// server's clock was known. It must carry a token refreshed first.
+    @Test func aFollowedRedirectIsAuthorizedAfreshByTheClockItTaught() async throws {
+        let clock = ManualClock()
+        let fake = FakeAuthBackend(clock: clock)
+        let log = RequestLog()
+        let transport = ClosureTransport { request in
+            guard let path = request.url?.path, path.hasPrefix("/portal") else { return try await fake.send(request) }
+            log.append(request)
+            // A proxy in front of the auth server, on its clock: two hours past the token's expiry.
+            let date = ServerClockOffset.formatHTTPDate(clock.now.addingTimeInterval(7_200))
+            let status = path == "/portal" ? 302 : 200
+            let headers = ["Date": date, "Location": "/portal/login"]
+            return (Data(#"{"ok":true}"#.utf8), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: headers)!)
+        }
+        let f = await Fixture.make(clock: clock, fake: fake, transport: transport)
+        let session = try await f.signIn()
+        await fake.setClockSkew(7_200)
+
+        let (_, response) = try await f.client.send(URLRequest(url: fake.baseURL.appendingPathComponent("portal")))
+        #expect(response.statusCode == 200)
+        let sent = log.all.map { $0.value(forHTTPHeaderField: "Authorization") }
+        // The first send could not know; the follow-up could.
+        #expect(sent.first == "Bearer \(session.accessToken)")
+        let refreshed = try #require(await f.client.currentSession)
+        #expect(refreshed.accessToken != session.accessToken)
+        #expect(sent.dropFirst() == ["Bearer \(refreshed.accessToken)"])
+        #expect(await fake.count(.refresh) == 1)
+    }
 }
