@@ -51,22 +51,26 @@ extension KeychainSessionStore {
     /// This device's marker, read robustly (a locked device is never "no
     /// marker"), and added to the store's group when `creating` and absent.
     private func deviceMarker(creating: Bool) async throws(SessionStoreError) -> String? {
+        try await deviceMarkerData(creating: creating).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func deviceMarkerData(creating: Bool) async throws(SessionStoreError) -> Data? {
         let target = deviceMarkerItem
-        if let data = try await readItem(target) { return String(decoding: data, as: UTF8.self) }
+        if let data = try await readItem(target) { return data }
         // An update that added an access group: the marker may still be in the app's default group.
         var anyGroup = target
         anyGroup.accessGroup = nil
         let earlier = target.accessGroup == nil ? nil : try await readItem(anyGroup)
-        guard creating else { return earlier.map { String(decoding: $0, as: UTF8.self) } }
+        guard creating else { return earlier }
         let data = earlier ?? Data(UUID().uuidString.utf8)
         let added = keychain.add(target, data: data)
         switch added {
         case .success:
-            return String(decoding: data, as: UTF8.self)
+            return data
         case .duplicateItem:
             // Another process (an extension) added it meanwhile: use theirs.
             guard let theirs = try await readItem(target) else { throw .writeFailed("the device marker vanished after a concurrent add") }
-            return String(decoding: theirs, as: UTF8.self)
+            return theirs
         default:
             throw writeFailure(added, "adding the device marker")
         }
