@@ -148,7 +148,7 @@ inline rotate(p) {
   fi
 }
 
-/* The process leaves signedIn: SessionClient.endRefreshedSession ->
+/* The process leaves signedIn: SessionClient.refreshLocked's terminal branch ->
    endSession(.expired), or adoptStoredSessionIfNewer's .signedOutElsewhere. */
 inline reportEnd() {
   printf("MSC: C%d reports the session ended\n", i);
@@ -425,10 +425,10 @@ terminal:
       :: stSeq > seen && stTok == 0 ->
            reportEnd(); releaseLock(); goto idle      /* .signedOutElsewhere */
       :: else ->
-           /* .unchanged: SessionClient.endRefreshedSession -> endSession(.expired) */
+           /* .unchanged: SessionClient.refreshLocked -> endSession(.expired) */
            reportEnd()
       fi;
-      /* endSession -> clearStore (FileSessionStore.clear): a write like any
+      /* endSession -> clearStoredSession -> clearIfStill: a write like any
          other, under the lock and only if the store is not ahead; the cleared
          record keeps its sequence (rule A). */
       if

@@ -25,7 +25,7 @@ public actor SessionClient {
     /// What this client was created with.
     public nonisolated let configuration: SessionClientConfiguration
 
-    let logger: Logger
+    nonisolated let logger: Logger
     let broadcaster = StateBroadcaster()
     var machine: RefreshStateMachine { didSet { publishTokenSnapshot() } }
 
@@ -116,7 +116,7 @@ public actor SessionClient {
 
     var clock: any SessionClock { configuration.clock }
     var store: any SessionStore { configuration.store }
-    var backend: any SessionBackend { configuration.backend }
+    nonisolated var backend: any SessionBackend { configuration.backend }
 
     // MARK: - Observing
 

@@ -18,16 +18,10 @@ extension SessionClient {
 
     /// Re-reads the store; adopts a session another process wrote meanwhile.
     ///
-    /// Adoption only moves forward: a record is adopted when its sequence is
+    /// Rule A's other half: adoption only moves forward: a record is adopted when its sequence is
     /// higher than any this client has seen, never an older one.
     func adoptStoredSessionIfNewer(than session: Session, generation gen: UInt64) async -> AdoptionResult {
-        let read: Result<StoredSession?, SessionStoreError> = await withStoreAccess {
-            do throws(SessionStoreError) {
-                return .success(try await store.load())
-            } catch {
-                return .failure(error)
-            }
-        }
+        let read: Result<StoredSession?, SessionStoreError> = await guardedLoad()
         let record: StoredSession?
         switch read {
         case .success(let value):

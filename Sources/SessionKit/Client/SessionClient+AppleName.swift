@@ -17,17 +17,6 @@ extension SessionClient {
     public func signInWithApple(
         idToken: String, nonce: String, fullName: AppleFullName?, savingName: Bool
     ) async throws(SessionError) -> AppleSignInResult {
-        let session = try await signInWithApple(idToken: idToken, nonce: nonce)
-        var result = AppleSignInResult(session: session, fullName: fullName, nameNotSaved: nil)
-        guard savingName, let fullName, !fullName.isEmpty else { return result }
-        do throws(SessionError) {
-            // GoTrue's own user update (PUT /auth/v1/user): hosted Supabase has no gateway profile.
-            _ = try await updateUser(UserAttributes(data: fullName.metadata))
-            result.session = current ?? session
-        } catch {
-            logger.notice("The name from Sign in with Apple could not be saved to the profile", metadata: ["reason": "\(error)"])
-            result.nameNotSaved = error
-        }
-        return result
+        try await IDTokenSignIn().signInWithApple(idToken: idToken, nonce: nonce, fullName: fullName, savingName: savingName, on: self)
     }
 }

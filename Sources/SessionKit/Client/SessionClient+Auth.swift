@@ -14,18 +14,7 @@ extension SessionClient {
     ///   session could not be saved (then nothing changed: try again).
     @discardableResult
     public func signIn(email: String, password: String) async throws(SessionError) -> Session {
-        try await signIn(with: backend.request(for: .signIn(PasswordCredentials(email: email, password: password))))
-    }
-
-    /// Sends a sign-in request and establishes the session it answers with
-    /// (saved, verified, before this returns).
-    func signIn(with request: URLRequest) async throws(SessionError) -> Session {
-        let data = try await sendUnauthorized(request, context: .signIn)
-        let response = try BackendDecoding.validate(backend.decodeSession(data))
-        noteDroppedFields(of: response)
-        let session = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
-        try await establish(session)
-        return session
+        try await PasswordSignIn().signIn(email: email, password: password, on: self)
     }
 
     /// Creates an account; signs in when the server answers with a session.
@@ -37,24 +26,7 @@ extension SessionClient {
     public func signUp(
         email: String, password: String, data: [String: JSONValue]? = nil
     ) async throws(SessionError) -> SignUpResult {
-        let request = try backend.request(for: .signUp(PasswordCredentials(email: email, password: password, data: data)))
-        let body = try await sendUnauthorized(request, context: .request)
-        let sessionError: SessionError
-        do {
-            let response = try BackendDecoding.validate(backend.decodeSession(body))
-            let session = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
-            try await establish(session)
-            return .signedIn(session)
-        } catch {
-            if error != .decoding { throw error }
-            sessionError = error
-        }
-        // GoTrue with email confirmation on answers with the user alone.
-        do {
-            return .confirmationRequired(try backend.decodeUser(body))
-        } catch {
-            throw sessionError
-        }
+        try await PasswordSignIn().signUp(email: email, password: password, data: data, on: self)
     }
 
     /// Signs out.
@@ -69,6 +41,11 @@ extension SessionClient {
     ///   `.others`, the server's error; ``SessionError/persistenceFailed`` if
     ///   the stored session could not be deleted.
     public func signOut(scope: SignOutScope = .local) async throws(SessionError) {
+        try await endSession(signingOut: scope)
+    }
+
+    /// Signing out, the engine's part: ends the session here first, then tells the server.
+    func endSession(signingOut scope: SignOutScope) async throws(SessionError) {
         await waitForRunningRestore()
         if current == nil {
             // Not restored (a CLI run, say): sign out what the store holds, server included.
@@ -138,13 +115,7 @@ extension SessionClient {
     }
 
     private func adoptStoredSessionForSignOut() async {
-        let read: Result<StoredSession?, SessionStoreError> = await withStoreAccess {
-            do throws(SessionStoreError) {
-                return .success(try await store.load())
-            } catch {
-                return .failure(error)
-            }
-        }
+        let read: Result<StoredSession?, SessionStoreError> = await guardedLoad()
         guard current == nil else { return }
         switch read {
         case .success(let record):
@@ -163,8 +134,9 @@ extension SessionClient {
     /// - Parameter keepingUnsaved: when the tokens cannot be had again (an
     ///   OAuth code is spent once), a failed save keeps them in memory and
     ///   retries the write instead of throwing.
-    ///   - lockHeld: the caller already holds the store's lock (an import's refresh).
-    func establish(_ session: Session, keepingUnsaved: Bool = false, lockHeld: Bool = false) async throws(SessionError) {
+    ///   - lock: the store's lock the caller already holds (an import's refresh).
+    @discardableResult
+    func establish(_ session: Session, keepingUnsaved: Bool, holding lock: HeldStoreLock?) async throws(SessionError) -> SessionGeneration {
         // A sign-in is a first use too: the lifecycle is followed from here (refresh on resume, last-chance save).
         startObservingLifecycle()
         // Invalidate anything in flight for the previous session first.
@@ -175,7 +147,7 @@ extension SessionClient {
         writeRetryTask?.cancel()
         pendingWrite = nil
         let record: StoredSession
-        switch await saveNewSession(session, lockHeld: lockHeld) {
+        switch await saveNewSession(session, holding: lock) {
         case .success(let saved):
             record = saved
         case .failure(let error) where keepingUnsaved && gen == generation:
@@ -205,6 +177,7 @@ extension SessionClient {
         broadcaster.publish(.signedIn(session))
         logger.info("Signed in", metadata: ["user": "\(session.user?.id ?? "-")"])
         apply(machine.sessionChanged(to: session, now: clock.now))
+        return currentGeneration
     }
 
     enum EndReason {
@@ -220,10 +193,10 @@ extension SessionClient {
     /// if the store still holds it).
     ///
     /// - Parameters:
-    ///   - lockHeld: the caller already holds the store's lock.
-    ///   - fromRefresh: the caller is the refresh flight itself (which must not cancel itself).
+    ///   - flight: the caller is the refresh flight itself (which must not
+    ///     cancel itself), with the store's lock if it holds it.
     func endSession(
-        _ reason: EndReason, clearStore shouldClear: Bool = true, lockHeld: Bool = false, fromRefresh: Bool = false
+        _ reason: EndReason, clearStore shouldClear: Bool = true, from flight: RefreshInFlight? = nil
     ) async {
         guard let ended = current else { return }
         generation += 1
@@ -237,13 +210,13 @@ extension SessionClient {
         validation?.cancel()
         // A refresh still in flight for the ended session is abandoned (its
         // result would be dropped anyway) so it lets go of the store's lock.
-        if !lockHeld, !fromRefresh { inflight?.task.cancel() }
+        if flight == nil { inflight?.task.cancel() }
         let endedGeneration = generation
         // Saved first, then announced, as a refresh is: a process killed while the
         // end is being written has told nobody, and its next launch ends the
         // session and says so once. Announced first, the app heard it twice
         // (docs/PROTOCOL.md, "What each failure does").
-        if shouldClear, let error = await clearStoredSession(ended: ended, lockHeld: lockHeld) {
+        if shouldClear, let error = await clearStoredSession(ended: ended, holding: flight?.lock) {
             // The dead session would be restored at next launch and end there again.
             logger.error("The ended session could not be deleted from the store", metadata: ["reason": "\(error)"])
         }

@@ -21,35 +21,23 @@ extension SessionClient {
         guard let session = current, machine.offset.isKnown, inflight == nil, pendingWrite == nil else { return }
         let leeway = machine.leeway(for: session)
         let gen = generation
-        let lock: any SessionStoreLock
-        do {
-            // No wait: the lock's holder is refreshing, and will write the offset itself.
-            lock = try await store.lockForRefresh(waitingAtMost: 0)
-        } catch {
-            return
+        // No wait for the lock: its holder is refreshing, and will write the offset itself.
+        let update = await updateRecord("recording the server clock offset", lock: .ifFree) { stored in
+            guard gen == generation, current?.refreshToken == session.refreshToken, pendingWrite == nil else { return nil }
+            guard let stored, stored.holdsSession, stored.refreshToken == session.refreshToken else { return nil }
+            if let recorded = stored.serverClockOffset, abs(recorded - machine.offset.seconds) <= leeway { return nil }
+            return stamped(stored)
         }
-        await withStoreAccess {
-            guard gen == generation, current?.refreshToken == session.refreshToken, pendingWrite == nil else { return }
-            let stored: StoredSession?
-            do {
-                stored = try await store.load()
-            } catch {
-                logger.notice("The store could not be read to record the server clock offset", metadata: ["reason": "\(error)"])
-                return
-            }
-            guard let stored, stored.holdsSession, stored.refreshToken == session.refreshToken else { return }
-            if let recorded = stored.serverClockOffset, abs(recorded - machine.offset.seconds) <= leeway { return }
-            var record = stamped(stored)
-            record.sequence = nextSequence(after: stored)
-            do throws(SessionStoreError) {
-                try await store.save(record)
-                noteWritten(record)
-                logger.info("Recorded the moved server clock offset", metadata: ["seconds": "\(Int(machine.offset.seconds))"])
-            } catch {
-                // The record still holds the session; only its offset is stale, as before.
-                logger.notice("The server clock offset could not be recorded", metadata: ["reason": "\(error)"])
-            }
+        switch update {
+        case .saved:
+            logger.info("Recorded the moved server clock offset", metadata: ["seconds": "\(Int(machine.offset.seconds))"])
+        case .unreadable(let error):
+            logger.notice("The store could not be read to record the server clock offset", metadata: ["reason": "\(error)"])
+        case .unwritable(let error):
+            // The record still holds the session; only its offset is stale, as before.
+            logger.notice("The server clock offset could not be recorded", metadata: ["reason": "\(error)"])
+        case .unchanged:
+            break
         }
-        await lock.unlock()
     }
 }

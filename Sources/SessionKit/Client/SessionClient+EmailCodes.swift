@@ -18,9 +18,7 @@ extension SessionClient {
     public func sendEmailCode(
         to email: String, createUser: Bool = true, data: [String: JSONValue]? = nil
     ) async throws(SessionError) {
-        let request = try backend.request(
-            for: .sendEmailCode(EmailCodeRequest(email: email, createUser: createUser, data: data)))
-        _ = try await sendUnauthorized(request, context: .request)
+        try await EmailCodeSignIn().sendEmailCode(to: email, createUser: createUser, data: data, on: self)
     }
 
     /// Signs in with the code from ``sendEmailCode(to:createUser:data:)``; the
@@ -31,15 +29,14 @@ extension SessionClient {
     ///   what ``signIn(email:password:)`` throws.
     @discardableResult
     public func verifyEmailCode(email: String, code: String) async throws(SessionError) -> Session {
-        try await redeem(VerifyRequest(type: "email", email: email, token: Self.digits(code)))
+        try await EmailCodeSignIn().verifyEmailCode(email: email, code: code, on: self)
     }
 
     /// Mails a password-reset code (and a link) to `email`, if it has an account.
     ///
     /// - Throws: as ``sendEmailCode(to:createUser:data:)``.
     public func sendPasswordReset(to email: String) async throws(SessionError) {
-        let request = try backend.request(for: .sendPasswordReset(PasswordResetRequest(email: email)))
-        _ = try await sendUnauthorized(request, context: .request)
+        try await EmailCodeSignIn().sendPasswordReset(to: email, on: self)
     }
 
     /// Signs in with the reset code and sets `newPassword`. Every other
@@ -53,9 +50,7 @@ extension SessionClient {
     ///   (the password; its message says why), and what ``signIn(email:password:)`` throws.
     @discardableResult
     public func completePasswordReset(email: String, code: String, newPassword: String) async throws(SessionError) -> Session {
-        let session = try await redeem(VerifyRequest(type: "recovery", email: email, token: Self.digits(code)))
-        try await updatePassword(newPassword)
-        return session
+        try await EmailCodeSignIn().completePasswordReset(email: email, code: code, newPassword: newPassword, on: self)
     }
 
     /// Sets a new password and returns the updated user. Every other session
@@ -74,10 +69,7 @@ extension SessionClient {
     public func updatePassword(
         _ newPassword: String, currentPassword: String? = nil, nonce: String? = nil
     ) async throws(SessionError) -> SessionUser {
-        let update = PasswordUpdate(
-            password: newPassword, currentPassword: currentPassword, nonce: nonce.map { Self.digits($0) })
-        let (data, _) = try await authorizedSend(try backend.request(for: .updatePassword(update)))
-        return try backend.decodeUser(data)
+        try await EmailCodeSignIn().updatePassword(newPassword, currentPassword: currentPassword, nonce: nonce, on: self)
     }
 
     /// Mails the signed-in person a six-digit code (GoTrue's `nonce`) that
@@ -93,15 +85,6 @@ extension SessionClient {
     ///   account without an email address: sign in again instead),
     ///   ``SessionError/notSignedIn``, ``SessionError/unsupported`` (a backend without it).
     public func reauthenticate() async throws(SessionError) {
-        _ = try await authorizedSend(try backend.request(for: .reauthenticate))
-    }
-
-    private func redeem(_ body: VerifyRequest) async throws(SessionError) -> Session {
-        try await signIn(with: backend.request(for: .verifyEmailCode(body)))
-    }
-
-    /// The code as typed: spaces and dashes ("123 456", "123-456") dropped.
-    static func digits(_ code: String) -> String {
-        code.filter { !$0.isWhitespace && $0 != "-" }
+        try await EmailCodeSignIn().reauthenticate(on: self)
     }
 }

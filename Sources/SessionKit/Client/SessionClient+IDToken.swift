@@ -15,19 +15,12 @@ extension SessionClient {
     ///   ``SessionError/persistenceFailed`` (then nothing changed: try again).
     @discardableResult
     public func signInWithApple(idToken: String, nonce: String) async throws(SessionError) -> Session {
-        try await signIn(idToken: idToken, provider: "apple", nonce: nonce)
+        try await IDTokenSignIn().signIn(idToken: idToken, provider: "apple", nonce: nonce, on: self)
     }
 
     /// Signs in with a provider's ID token (GoTrue's `grant_type=id_token`).
     @discardableResult
     public func signIn(idToken: String, provider: String, nonce: String?) async throws(SessionError) -> Session {
-        guard !idToken.isEmpty else { throw SessionError.invalidRequest.with(message: "The ID token is empty.") }
-        let request = try backend.request(
-            for: .signInWithIDToken(IDTokenRequest(provider: provider, idToken: idToken, nonce: nonce)))
-        do throws(SessionError) {
-            return try await signIn(with: request)
-        } catch where error.goTrueErrorCode == .providerDisabled {
-            throw SessionError.unsupported.with(message: "This server does not offer sign-in with \(provider).")
-        }
+        try await IDTokenSignIn().signIn(idToken: idToken, provider: provider, nonce: nonce, on: self)
     }
 }

@@ -69,16 +69,6 @@ extension SessionClient {
         _ = await BoundedWait.value(of: task, atMost: configuration.restoreWait, clock: clock)
     }
 
-    private func readStoreForRestore() async -> Result<StoredSession?, SessionStoreError> {
-        await withStoreAccess {
-            do throws(SessionStoreError) {
-                return .success(try await store.load())
-            } catch {
-                return .failure(error)
-            }
-        }
-    }
-
     private func performRestore() async -> Result<SessionState, SessionError> {
         defer { restoreTask = nil }
         if let session = current {
@@ -93,12 +83,12 @@ extension SessionClient {
         // Only the first read shows `restoring`: a second one (a new window) must not tear down a sign-in form.
         if !hasRestored { broadcaster.set(.restoring) }
         restoreRereadRequested = false
-        var read = await readStoreForRestore()
+        var read = await guardedLoad()
         if case .failure(let error) = read, restoreRereadRequested, !error.isCorrupt, !error.isInaccessible, !error.isUnsupportedVersion {
             // The person unlocked or opened the app while the keychain was being asked.
             logger.info("Reading the stored session again: the app was unlocked or became active during the read")
             restoreRereadRequested = false
-            read = await readStoreForRestore()
+            read = await guardedLoad()
         }
         // A sign-in may have finished while the store was read: it wins.
         if current != nil {

@@ -28,28 +28,60 @@ extension SessionClient {
         return value
     }
 
-    /// Takes the store's cross-process lock, bounded by ``SessionClientConfiguration/lockWait``.
-    ///
-    /// - Returns: `nil` when it could not be had in time: the caller goes on
-    ///   without it (the server's reuse grace absorbs that race; waiting
-    ///   forever behind a hung process would strand the person instead).
-    func takeLock(for purpose: String) async -> (any SessionStoreLock)? {
-        do {
-            return try await store.lockForRefresh(waitingAtMost: configuration.lockWait)
-        } catch {
-            logger.warning(
-                "The store's lock could not be taken; going on without it",
-                metadata: ["purpose": "\(purpose)", "reason": "\(error)"])
-            return nil
-        }
+    /// What ``updateRecord(_:lock:_:)`` did.
+    enum RecordUpdate: Sendable {
+        /// Written (verified), as the store's next record.
+        case saved(StoredSession)
+        /// Nothing written: the change declined, or the lock was busy and not to be waited for.
+        case unchanged
+        case unreadable(SessionStoreError)
+        case unwritable(SessionStoreError)
     }
 
-    /// Runs `body` holding the store's cross-process lock (or without it, see ``takeLock(for:)``).
-    func withStoreLock<T: Sendable>(_ purpose: String, _ body: () async -> T) async -> T {
-        let lock = await takeLock(for: purpose)
-        let value = await body()
+    /// How ``updateRecord(_:lock:_:)`` takes the store's cross-process lock.
+    enum LockWait: Sendable {
+        /// Bounded by ``SessionClientConfiguration/lockWait``; on timeout, without it (rule D).
+        case bounded
+        /// Only if nobody holds it (optional work: its holder writes anyway).
+        case ifFree
+    }
+
+    /// Rule A (docs/PROTOCOL.md, "The rules"): every write to the shared store
+    /// takes the lock, re-reads, and writes the next sequence.
+    ///
+    /// `change` turns what the store holds now into the record to write (`nil`:
+    /// write nothing). It is synchronous on purpose: nothing can run between
+    /// the re-read and the write it decides, so no critical section suspends.
+    func updateRecord(
+        _ purpose: String, lock wait: LockWait = .bounded, _ change: (StoredSession?) -> StoredSession?
+    ) async -> RecordUpdate {
+        let lock: HeldStoreLock?
+        switch wait {
+        case .bounded:
+            lock = await takeLock(for: purpose)
+        case .ifFree:
+            guard let free = await takeLockIfFree() else { return .unchanged }
+            lock = free
+        }
+        let outcome: RecordUpdate = await withStoreAccess {
+            let stored: StoredSession?
+            do throws(SessionStoreError) {
+                stored = try await store.load()
+            } catch {
+                return .unreadable(error)
+            }
+            guard var record = change(stored) else { return .unchanged }
+            record.sequence = nextSequence(after: stored)
+            do throws(SessionStoreError) {
+                try await store.save(record)
+            } catch {
+                return .unwritable(error)
+            }
+            noteWritten(record)
+            return .saved(record)
+        }
         await lock?.unlock()
-        return value
+        return outcome
     }
 
     /// `record` with the server clock offset this client knows, so another
@@ -66,7 +98,7 @@ extension SessionClient {
         machine.offset = ServerClockOffset(remembered: seconds)
     }
 
-    /// The next sequence number after what this client has seen and `stored`.
+    /// The next sequence number after what this client has seen and `stored` (rule A).
     func nextSequence(after stored: StoredSession?) -> UInt64 {
         max(lastSeenSequence, stored?.sequence ?? 0) + 1
     }
@@ -75,8 +107,8 @@ extension SessionClient {
     ///
     /// A new sign-in wins over whatever is stored, but is numbered after it,
     /// so other processes adopt it.
-    func saveNewSession(_ session: Session, lockHeld: Bool = false) async -> Result<StoredSession, SessionStoreError> {
-        if lockHeld { return await withStoreAccess { await saveNewRecord(session) } }
+    func saveNewSession(_ session: Session, holding lock: HeldStoreLock?) async -> Result<StoredSession, SessionStoreError> {
+        if lock != nil { return await withStoreAccess { await saveNewRecord(session) } }
         return await withStoreLock("sign-in") { await withStoreAccess { await saveNewRecord(session) } }
     }
 
@@ -100,19 +132,20 @@ extension SessionClient {
         return result
     }
 
-    /// Retries ``pendingWrite``: under the lock, after a re-read, only if the
-    /// store has not moved on (another process refreshed or signed out).
+    /// Rule F (docs/PROTOCOL.md, "The rules"): retries ``pendingWrite`` under
+    /// the lock, after a re-read, only if the store has not moved on (another
+    /// process refreshed or signed out); else adopts what it holds.
     ///
-    /// - Parameter lockHeld: the caller (a refresh) already holds the store's lock.
+    /// - Parameter lock: the store's lock the caller (a refresh) already holds.
     /// - Returns: `true` when the write must be tried again.
     @discardableResult
-    func retryPendingWrite(lockHeld: Bool = false) async -> Bool {
+    func retryPendingWrite(holding lock: HeldStoreLock? = nil) async -> Bool {
         guard let record = pendingWrite, let session = current else { return false }
         let gen = generation
         let step = { () async -> PendingWriteOutcome in
             await self.withStoreAccess { await self.pendingWriteStep(record, session: session, generation: gen) }
         }
-        let outcome = lockHeld ? await step() : await withStoreLock("saving a refreshed session") { await step() }
+        let outcome = lock != nil ? await step() : await withStoreLock("saving a refreshed session") { await step() }
         return await settle(outcome, record: record)
     }
 
@@ -172,10 +205,10 @@ extension SessionClient {
     /// Deletes the stored record if it still holds `ended` (or nothing newer):
     /// a session another process signed in meanwhile is left alone.
     ///
-    /// - Parameter lockHeld: the caller (a refresh) already holds the store's lock.
+    /// - Parameter lock: the store's lock the caller (a refresh) already holds.
     /// - Returns: the error, if the record could not be deleted.
-    func clearStoredSession(ended: Session?, lockHeld: Bool = false) async -> SessionError? {
-        if lockHeld { return await withStoreAccess { await clearIfStill(ended) } }
+    func clearStoredSession(ended: Session?, holding lock: HeldStoreLock? = nil) async -> SessionError? {
+        if lock != nil { return await withStoreAccess { await clearIfStill(ended) } }
         return await withStoreLock("sign-out") { await withStoreAccess { await clearIfStill(ended) } }
     }
 

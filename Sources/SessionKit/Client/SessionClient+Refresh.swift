@@ -198,7 +198,7 @@ extension SessionClient {
             result = .success(session)
         } else {
             result = await refreshLocked(
-                from: session, reason: reason, generation: gen, lockHeld: lock != nil, attemptsLeft: 2)
+                from: session, reason: reason, generation: gen, holding: lock, attemptsLeft: 2)
         }
         await lock?.unlock()
         activity.end()
@@ -206,10 +206,10 @@ extension SessionClient {
         return result
     }
 
-    /// - Parameter lockHeld: `false` when the lock wait ran out (rule D):
+    /// - Parameter lock: `nil` when the lock wait ran out (rule D):
     ///   then every store write takes the lock again and re-reads first.
     private func refreshLocked(
-        from session: Session, reason: RefreshReason, generation gen: UInt64, lockHeld: Bool, attemptsLeft: Int
+        from session: Session, reason: RefreshReason, generation gen: UInt64, holding lock: HeldStoreLock?, attemptsLeft: Int
     ) async -> Result<Session, SessionError> {
         guard gen == generation else { return .failure(.notSignedIn) }
         var session = session
@@ -217,7 +217,7 @@ extension SessionClient {
         switch planted(.skipLockAndReread) ? .unchanged : await adoptStoredSessionIfNewer(than: session, generation: gen) {
         case .adopted(let adopted):
             if isSatisfied(reason, by: adopted), !machine.isExpired(adopted, now: clock.now) { return .success(adopted) }
-            // Adopted, but already expired (it was written long ago): refresh it, still under the lock.
+            // Rule E: adopted, but already expired (it was written long ago): refresh it, still under the lock.
             session = adopted
         case .signedOutElsewhere:
             return .failure(.notSignedIn)
@@ -239,7 +239,7 @@ extension SessionClient {
         // top of a rotation that is not saved, or the store falls two behind
         // the server and a kill then presents a token the server calls reused.
         if pendingWrite != nil {
-            await retryPendingWrite(lockHeld: lockHeld)
+            await retryPendingWrite(holding: lock)
             guard gen == generation, let latest = current else { return .failure(.notSignedIn) }
             if pendingWrite != nil {
                 logger.warning("The last refreshed session is still not saved; not refreshing on top of it")
@@ -259,7 +259,7 @@ extension SessionClient {
         }
         switch outcome {
         case .success(let response):
-            var refreshed = Session(response: response, serverNow: machine.offset.serverTime(at: clock.now))
+            var refreshed = Session(response: response, serverNow: serverNow)
             // A body without `user` (and without claims naming one) keeps the person we know.
             if refreshed.user == nil { refreshed.user = session.user }
             if planted(.installBeforePersist) {
@@ -268,7 +268,7 @@ extension SessionClient {
             }
             // Persist (verified) first, then publish.
             if !planted(.persistNothing) {
-                switch await persistRefreshed(refreshed, replacing: session, generation: gen, lockHeld: lockHeld) {
+                switch await persistRefreshed(refreshed, replacing: session, generation: gen, holding: lock) {
                 case .stands: break
                 case .dropped: return .failure(current == nil ? .notSignedIn : .cancelled)
                 case .adopted(let adopted): return .success(adopted)
@@ -281,25 +281,25 @@ extension SessionClient {
             broadcaster.publish(.tokenRefreshed(refreshed))
             return .success(refreshed)
         case .alreadyUsed(let error), .terminal(let error):
-            // Another process may have written a newer session (it refreshed
+            // Rule B: another process may have written a newer session (it refreshed
             // first, or signed in again): adopt it rather than end anything.
             switch await adoptStoredSessionIfNewer(than: session, generation: gen) {
             case .adopted(let adopted):
                 if !machine.isExpired(adopted, now: clock.now) || attemptsLeft <= 1 { return .success(adopted) }
                 return await refreshLocked(
-                    from: adopted, reason: reason, generation: gen, lockHeld: lockHeld, attemptsLeft: attemptsLeft - 1)
+                    from: adopted, reason: reason, generation: gen, holding: lock, attemptsLeft: attemptsLeft - 1)
             case .signedOutElsewhere:
                 return .failure(.notSignedIn)
             case .unchanged, .unreadable:
                 logger.notice("The server ended the session", metadata: ["reason": "\(error)"])
                 _ = machine.refreshFailed(.terminal(error), now: clock.now, jitter: 0)
                 broadcaster.publish(.refreshFailed(error, willRetry: false))
-                await endSession(.expired(error), lockHeld: lockHeld, fromRefresh: true)
+                await endSession(.expired(error), from: RefreshInFlight(lock: lock))
                 return .failure(error)
             }
         case .transient(let error), .refused(let error):
             if planted(.transientEndsSession) {
-                await endSession(.expired(.sessionExpired), lockHeld: lockHeld, fromRefresh: true)
+                await endSession(.expired(.sessionExpired), from: RefreshInFlight(lock: lock))
                 return .failure(.sessionExpired)
             }
             if planted(.forgetOnTransient) {
@@ -312,7 +312,7 @@ extension SessionClient {
     }
 
     /// A refresh that did not end the session: keep it, back off, tell the app.
-    private func refreshFailed(_ outcome: RefreshOutcome, error: SessionError, session: Session) -> SessionError {
+    func refreshFailed(_ outcome: RefreshOutcome, error: SessionError, session: Session) -> SessionError {
         let now = clock.now
         // `no-jitter` (planted): every retry waits its full ceiling, so a herd retries in step.
         let action = machine.refreshFailed(outcome, now: now, jitter: planted(.noJitter) ? 0.999_999 : configuration.jitter.unit())
@@ -362,15 +362,5 @@ extension SessionClient {
             if case .success(let answer) = outcome { noteDroppedFields(of: answer) }
             return outcome
         }
-    }
-}
-
-extension SessionClient {
-    /// Logs the fields of a kept session answer that could not be read (names only, never a value).
-    func noteDroppedFields(of response: TokenResponse) {
-        guard !response.droppedFields.isEmpty else { return }
-        logger.notice(
-            "Kept the server's session answer without fields it could not read",
-            metadata: ["fields": "\(response.droppedFields.joined(separator: ","))"])
     }
 }

@@ -27,19 +27,19 @@ extension SessionClient {
     /// store is ahead, else write after what is stored (docs/PROTOCOL.md,
     /// "What the model found", 2) — a late blind write could push the store back.
     ///
-    /// On failure the session stays in memory, the write is retried with
+    /// Rule F: on failure the session stays in memory, the write is retried with
     /// backoff and `persistenceFailed` is published: the new refresh token is
     /// never dropped.
     /// - Parameter previous: the session that was refreshed (still current while this runs).
     func persistRefreshed(
-        _ session: Session, replacing previous: Session, generation gen: UInt64, lockHeld: Bool
+        _ session: Session, replacing previous: Session, generation gen: UInt64, holding lock: HeldStoreLock?
     ) async -> RefreshedSave {
         enum Outcome: Sendable {
             case saved, dropped
             case failed(SessionStoreError)
         }
         let record = stamped(StoredSession(session, sequence: nextSequence(after: nil)).carryingOAuth(of: pendingRecord()))
-        if !lockHeld {
+        if lock == nil {
             guard gen == generation else { return .dropped }
             pendingWrite = record
             let retry = await retryPendingWrite()

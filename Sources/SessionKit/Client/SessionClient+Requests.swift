@@ -34,10 +34,7 @@ extension SessionClient {
 
     /// The signed-in user, from the server.
     public func me() async throws(SessionError) -> SessionUser {
-        let (data, _) = try await authorizedSend(try backend.request(for: .currentUser))
-        let user = try backend.decodeUser(data)
-        await replaceUser(with: user)
-        return user
+        try await AccountRequests().me(on: self)
     }
 
     /// Changes the profile (`PATCH /v1/auth/me`) and returns the updated user.
@@ -45,12 +42,7 @@ extension SessionClient {
     /// - Throws: ``SessionError/unsupported`` on a server without the gateway
     ///   (hosted Supabase): use ``updateUser(_:)`` with `data` there.
     public func updateProfile(_ update: ProfileUpdate) async throws(SessionError) -> SessionUser {
-        let data = try await gatewayOnly("updateProfile", hint: "use updateUser(UserAttributes(data: …)), which GoTrue has") {
-            () async throws(SessionError) in try await authorizedSend(try backend.request(for: .updateProfile(update))).0
-        }
-        let user = try backend.decodeUser(data)
-        await replaceUser(with: user)
-        return user
+        try await AccountRequests().updateProfile(update, on: self)
     }
 
     /// Changes the user's email, password or metadata, as supabase-swift's
@@ -65,10 +57,7 @@ extension SessionClient {
     ///   ``SessionError/unsupported`` on a backend without it.
     @discardableResult
     public func updateUser(_ attributes: UserAttributes) async throws(SessionError) -> SessionUser {
-        let (data, _) = try await authorizedSend(try backend.request(for: .updateUser(attributes)))
-        let user = try backend.decodeUser(data)
-        await replaceUser(with: user)
-        return user
+        try await AccountRequests().updateUser(attributes, on: self)
     }
 
     /// Deletes the account, then ends the session here.
@@ -85,38 +74,17 @@ extension SessionClient {
     ///   ``SessionError/unsupported`` on a server without self-service
     ///   deletion (hosted Supabase: the message names the usual pattern).
     public func deleteAccount(currentPassword: String? = nil, nonce: String? = nil) async throws(SessionError) {
-        let proof = AccountDeletion(currentPassword: currentPassword, nonce: nonce.map { Self.digits($0) })
-        _ = try await gatewayOnly(
-            "deleteAccount",
-            hint: "hosted Supabase has no self-service deletion; the usual pattern is a server function (an Edge Function) that checks the user's access token and deletes the user with the service-role key (auth.admin.deleteUser)"
-        ) { () async throws(SessionError) in try await authorizedSend(try backend.request(for: .deleteAccount(proof))).0 }
-        logger.info("The account was deleted; signed out")
-        await endSession(.signedOut)
-    }
-
-    /// Runs a call to `auth-server`'s gateway; on a GoTrue backend whose
-    /// server has none (a 404: hosted Supabase), answers ``SessionError/unsupported``
-    /// with `hint` instead of a bare "not found".
-    private func gatewayOnly(
-        _ operation: String, hint: String, _ call: () async throws(SessionError) -> Data
-    ) async throws(SessionError) -> Data {
-        do {
-            return try await call()
-        } catch where error == .notFound && backend is GoTrueBackend {
-            throw SessionError.unsupported.with(
-                message: "This server does not offer \(operation) (no /v1 gateway): \(hint).", status: error.status)
-        }
+        try await AccountRequests().deleteAccount(currentPassword: currentPassword, nonce: nonce, on: self)
     }
 
     /// This user's signed-in devices (`GET /v1/sessions`).
     public func deviceSessions() async throws(SessionError) -> [DeviceSession] {
-        let (data, _) = try await authorizedSend(try backend.request(for: .listSessions))
-        return try BackendDecoding.decode([DeviceSession].self, from: data, what: "session list")
+        try await AccountRequests().deviceSessions(on: self)
     }
 
     /// Signs out one device session by id (`DELETE /v1/sessions/{id}`).
     public func revokeDeviceSession(id: String) async throws(SessionError) {
-        _ = try await authorizedSend(try backend.request(for: .revokeSession(id: id)))
+        try await AccountRequests().revokeDeviceSession(id: id, on: self)
     }
 
     // MARK: - Machinery

@@ -33,22 +33,18 @@ extension SessionClient {
         broadcaster.publish(.userUpdated(user))
     }
 
-    /// Writes the user into the stored record, if the store still holds this session.
+    /// Writes the user into the stored record, if the store still holds this session (rule A).
     private func saveUser(of session: Session) async {
-        let failure: SessionStoreError? = await withStoreLock("saving the user") { await withStoreAccess {
-            do throws(SessionStoreError) {
-                guard var record = try await store.load(), record.refreshToken == session.refreshToken else { return nil }
-                record.user = session.user
-                record.sequence = nextSequence(after: record)
-                try await store.save(record)
-                noteWritten(record)
-                return nil
-            } catch {
-                return error
-            }
-        } }
-        if let failure {
+        let update = await updateRecord("saving the user") { stored in
+            guard var record = stored, record.refreshToken == session.refreshToken else { return nil }
+            record.user = session.user
+            return record
+        }
+        switch update {
+        case .unreadable(let failure), .unwritable(let failure):
             logger.notice("The updated user could not be saved; it is kept in memory", metadata: ["reason": "\(failure)"])
+        case .saved, .unchanged:
+            break
         }
     }
 }

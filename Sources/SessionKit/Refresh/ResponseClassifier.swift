@@ -88,7 +88,7 @@ enum ResponseClassifier {
 
     /// Reads the refresh answer as the refresh-outcome table (docs/PROTOCOL.md).
     ///
-    /// Only the auth server's own verdict ends a session: a code the backend
+    /// Rule B (docs/PROTOCOL.md, "The rules"): only the auth server's own verdict ends a session: a code the backend
     /// declares in ``SessionBackend/sessionEndingCodes``. Everything else that
     /// is not a success keeps the session and its refresh token.
     static func refreshOutcome(
