@@ -75,6 +75,24 @@ struct ImportSessionTests {
         #expect(f.client.currentState == .signedIn(session))
     }
 
+    /// A still-valid access token the server rejected, then a refresh that
+    /// cannot be made now: the refresh failure path decides the state, as for
+    /// any refresh (offline only when the server is unreachable), no longer a
+    /// copy of it that always said offline (issue 36).
+    @Test(arguments: [(FakeFault.drop(.notConnectedToInternet), true), (FakeFault.status(503), false)])
+    func aRejectedTokenWhoseRefreshFailsTakesTheRefreshFailurePath(fault: FakeFault, offline: Bool) async throws {
+        let f = await Fixture.make()
+        let held = try await Self.heldTokens(f)
+        await f.fake.inject(fault, on: .refresh)
+        let session = try await f.client.importSession(
+            accessToken: "opaque-access-token", refreshToken: held.refreshToken,
+            expiresAt: f.clock.now.addingTimeInterval(1800))
+        #expect(session.refreshToken == held.refreshToken)
+        #expect(f.client.currentState == (offline ? .offline(session) : .signedIn(session)))
+        #expect(await f.fake.count(.user) == 1)
+        #expect(await f.fake.count(.refresh) == 1)
+    }
+
     @Test(arguments: [FakeFault.drop(.notConnectedToInternet), .status(503), .status(401, body: Data("<html>Proxy</html>".utf8))])
     func aFailedRefreshKeepsTheImportedTokens(fault: FakeFault) async throws {
         let f = await Fixture.make(automaticRefresh: true)
