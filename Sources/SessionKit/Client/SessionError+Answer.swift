@@ -16,7 +16,7 @@ extension SessionError {
     /// already refreshed and retried) is ``requestRejected``: the session goes on.
     ///
     /// ```swift
-    /// let (data, response) = try await client.send(request)
+    /// let (data, response) = try await client.send(URLRequest(url: apiURL.appendingPathComponent("runs")))
     /// if let error = SessionError(answer: data, response: response) { throw error }
     /// ```
     public init?(answer data: Data, response: HTTPURLResponse) {
