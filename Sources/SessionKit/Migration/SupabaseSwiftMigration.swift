@@ -41,7 +41,7 @@ public struct SupabaseSwiftMigration: Sendable {
     let logger: Logger
 
     /// - Parameters:
-    ///   - source: supabase-swift's Keychain items (``SupabaseSwiftKeychainSource/device(accessGroup:usesDataProtectionKeychain:)`` in an app).
+    ///   - source: supabase-swift's Keychain items (`.device(accessGroup:)` in an app, on Apple platforms).
     ///   - supabaseURL: the project URL the app gave `SupabaseClient`, for its default storage key.
     ///   - storageKey: the `storageKey` the app gave supabase-swift, if it gave one.
     ///   - logger: where the migration says what it did (never a token).
