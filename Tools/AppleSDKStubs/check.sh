@@ -205,10 +205,10 @@ if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
         # A block that claims to be a sample file but has drifted from it must fail too.
         mkdir -p "$work/plant-sample/docs" "$work/plant-sample/Examples/App"
         printf 'let answer = 42\nlet question = "?"\n' > "$work/plant-sample/Examples/App/Sample.swift"
-        printf '# Planted\n\n```swift sample=Examples/App/Sample.swift\nlet answer = 41\n```\n' > "$work/plant-sample/docs/PLANTED.md"
+        printf '# Planted\n\n<!-- sample: Examples/App/Sample.swift -->\n```swift\nlet answer = 41\n```\n' > "$work/plant-sample/docs/PLANTED.md"
         if python3 "$here/docblocks.py" --root "$work/plant-sample" --out "$work/plant-sample-out" -- true >"$work/plant.log" 2>&1; then
             echo "apple-check: plant: FAILED: a sample block that differs from its file passed" >&2; status=1
-        elif ! grep -q "docs/PLANTED.md:4: the sample block differs from Examples/App/Sample.swift" "$work/plant.log"; then
+        elif ! grep -q "docs/PLANTED.md:5: the sample block differs from Examples/App/Sample.swift" "$work/plant.log"; then
             echo "apple-check: plant: FAILED: the drifted sample block is not named:" >&2
             tail -5 "$work/plant.log" >&2; status=1
         else

@@ -26,12 +26,14 @@ in its info string, which GitHub and DocC still highlight as Swift:
 
 Keep them rare: every fragment is listed at the end of each run.
 
-A block that shows a file of the repository (the sample app's) names it, and
-must be that file or a run of its consecutive lines, so the article cannot
-drift from the code CI type-checks (the file is compiled with its own module,
-not again here):
+A block that shows a file of the repository (the sample app's) names it in
+an HTML comment on the line before (DocC and GitHub show nothing of it; DocC
+refuses unknown `key=value` options in the info string), and must be that
+file or a run of its consecutive lines, so the article cannot drift from the
+code CI type-checks (the file is compiled with its own module, not again here):
 
-    ```swift sample=Examples/SampleApp/App/AppSession.swift
+    <!-- sample: Examples/SampleApp/App/AppSession.swift -->
+    ```swift
 """
 import argparse
 import os
@@ -42,6 +44,7 @@ import sys
 DOCUMENTS = ["README.md", "Sources/SessionKit/SessionKit.docc/*.md", "docs/*.md"]
 # Doc comments (`///`) of the public targets: DocC shows their blocks on the symbol pages.
 COMMENTED = ["Sources/SessionCore", "Sources/SessionKit", "Sources/SessionKitTesting"]
+SAMPLE = re.compile(r"^\s*<!--\s*sample:\s*(\S+)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`]*)(.*)$")
 DECLARATION = re.compile(
     r"^(@\w+|import|struct|class|enum|actor|extension|protocol|func|typealias|final|public|private|fileprivate|internal|open|indirect)\b")
@@ -105,9 +108,10 @@ def blocks(path, text):
         if language == "swift":
             words = match.group(4).split()
             reason = "fragment" if words[:1] == ["fragment"] else None
-            samples = [word[len("sample="):] for word in words if word.startswith("sample=")]
-            if samples:
-                reason = "sample=" + samples[0]
+            previous = lines[i - 1] if i > 0 else ""
+            marked = SAMPLE.match(previous)
+            if marked:
+                reason = "sample=" + marked.group(1)
             code = [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in lines[start:end]]
             yield start + 1, code, reason
         i = end + 1
