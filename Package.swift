@@ -43,6 +43,8 @@ let package = Package(
                 // CryptoKit exists on Apple platforms; elsewhere swift-crypto stands in.
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android])),
             ],
+            // The privacy manifest Xcode merges into an app's privacy report (required-reason APIs: UserDefaults).
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -42,9 +42,11 @@ public struct SessionClientConfiguration: Sendable {
     public var automaticRefresh: Bool
     /// Where the client logs. Tokens never appear beyond their first 6 characters.
     public var logger: Logger
-    /// The origins ``SessionClient/send(_:)`` may attach the access token to
-    /// (`nil`, the default: the backend's own, ``SessionBackend/origins``).
-    /// Add your API's origin when it is not the auth server's.
+    /// Origins ``SessionClient/send(_:)`` may attach the access token to, and
+    /// follow a redirect to, besides the backend's own (``SessionBackend/origins``),
+    /// which are always allowed: with hosted Supabase, the project's PostgREST,
+    /// Functions and Storage. Add your API's origin when it is elsewhere
+    /// (`nil` and `[]` both mean the backend's only).
     public var authorizedOrigins: [URL]?
     /// How long a call made while ``SessionClient/restore()`` runs waits for it (default 10 s).
     public var restoreWait: TimeInterval

@@ -49,7 +49,10 @@ struct RequestTests {
         let f = await Fixture.make()
         try await f.signIn()
         await f.fake.inject(.gatewayError(status: 403, code: .forbidden), on: .activities)
-        await #expect(throws: SessionError.forbidden) { try await f.client.send(activities(f)) }
+        // The API's own verdict reaches the app as an answer (docs: HandlingStatesAndErrors).
+        let (data, response) = try await f.client.send(activities(f))
+        #expect(response.statusCode == 403)
+        #expect(ServerErrorBody.parse(data)?.gatewayCode == .forbidden)
         #expect(await f.fake.count(.refresh) == 0)
         #expect(f.client.currentState.isSignedIn)
     }
@@ -66,21 +69,16 @@ struct RequestTests {
         #expect(seen.contains(.signedOut))
     }
 
-    @Test func errorEnvelopesBecomeTypedErrors() async throws {
+    @Test func anAPIsErrorAnswersReachTheAppWithTheirBodies() async throws {
         let f = await Fixture.make()
         try await f.signIn()
         await f.fake.inject(.gatewayError(status: 400, code: .invalidRequest, message: "name is required"), on: .activities)
-        do {
-            _ = try await f.client.send(activities(f))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error == .invalidRequest)
-            #expect(error.message == "name is required")
-            #expect(error.status == 400)
-            #expect(error.gatewayCode == .invalidRequest)
-        }
+        let (data, response) = try await f.client.send(activities(f))
+        #expect(response.statusCode == 400)
+        #expect(ServerErrorBody.parse(data)?.gatewayCode == .invalidRequest)
+        #expect(String(decoding: data, as: UTF8.self).contains("name is required"))
         await f.fake.inject(.gatewayError(status: 500, code: .internal), on: .activities)
-        await #expect(throws: SessionError.server) { try await f.client.send(activities(f)) }
+        #expect(try await f.client.send(activities(f)).1.statusCode == 500)
         #expect(f.client.currentState.isSignedIn)
     }
 
@@ -178,8 +176,8 @@ struct ForeignRejectionTests {
         try await f.signIn()
         await f.fake.inject(.status(401), on: .activities, times: 2)
         let request = URLRequest(url: f.fake.baseURL.appendingPathComponent("v1/activities"))
-        // Its own kind, not `.authRequired`: apps route that one to the sign-in screen.
-        await #expect(throws: SessionError.requestRejected) { try await f.client.send(request) }
+        // The API's answer, not `.authRequired`: apps route that one to the sign-in screen.
+        #expect(try await f.client.send(request).1.statusCode == 401)
         #expect(f.client.currentState.isSignedIn)
         #expect(await f.fake.count(.refresh) == 1)
         #expect(try await f.store.load() != nil)

@@ -70,6 +70,8 @@ stubs_for() { # stubs_for <platform>
     done
     emit AuthenticationServices "$dir" -swift-version 6 -parse-as-library -I "$dir" "$s/AuthenticationServices/AuthenticationServices.swift"
     emit SwiftUI "$dir" -swift-version 6 -parse-as-library -I "$dir" "$s/SwiftUI/SwiftUI.swift"
+    # Not Apple's: supabase-swift's names, for the blocks of MovingFromSupabaseSwift.md (imported only there).
+    emit Supabase "$dir" -swift-version 6 -parse-as-library "$s/Supabase/Supabase.swift"
 }
 os_flags() { # the -D flags standing for the platform's os()/targetEnvironment() conditions
     case "$1" in
@@ -199,6 +201,18 @@ if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
             tail -5 "$work/plant.log" >&2; status=1
         else
             echo "apple-check: plant: caught a wrong label in a documentation block: $(grep -m1 'PLANTED.md:[67]: in the block' "$work/plant.log" | sed 's/^ *//')"
+        fi
+        # A block that claims to be a sample file but has drifted from it must fail too.
+        mkdir -p "$work/plant-sample/docs" "$work/plant-sample/Examples/App"
+        printf 'let answer = 42\nlet question = "?"\n' > "$work/plant-sample/Examples/App/Sample.swift"
+        printf '# Planted\n\n<!-- sample: Examples/App/Sample.swift -->\n```swift\nlet answer = 41\n```\n' > "$work/plant-sample/docs/PLANTED.md"
+        if python3 "$here/docblocks.py" --root "$work/plant-sample" --out "$work/plant-sample-out" -- true >"$work/plant.log" 2>&1; then
+            echo "apple-check: plant: FAILED: a sample block that differs from its file passed" >&2; status=1
+        elif ! grep -q "docs/PLANTED.md:5: the sample block differs from Examples/App/Sample.swift" "$work/plant.log"; then
+            echo "apple-check: plant: FAILED: the drifted sample block is not named:" >&2
+            tail -5 "$work/plant.log" >&2; status=1
+        else
+            echo "apple-check: plant: caught a sample block that drifted from its file"
         fi
     fi
 fi

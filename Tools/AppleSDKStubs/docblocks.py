@@ -25,6 +25,15 @@ in its info string, which GitHub and DocC still highlight as Swift:
     ```
 
 Keep them rare: every fragment is listed at the end of each run.
+
+A block that shows a file of the repository (the sample app's) names it in
+an HTML comment on the line before (DocC and GitHub show nothing of it; DocC
+refuses unknown `key=value` options in the info string), and must be that
+file or a run of its consecutive lines, so the article cannot drift from the
+code CI type-checks (the file is compiled with its own module, not again here):
+
+    <!-- sample: Examples/SampleApp/App/AppSession.swift -->
+    ```swift
 """
 import argparse
 import os
@@ -35,6 +44,7 @@ import sys
 DOCUMENTS = ["README.md", "Sources/SessionKit/SessionKit.docc/*.md", "docs/*.md"]
 # Doc comments (`///`) of the public targets: DocC shows their blocks on the symbol pages.
 COMMENTED = ["Sources/SessionCore", "Sources/SessionKit", "Sources/SessionKitTesting"]
+SAMPLE = re.compile(r"^\s*<!--\s*sample:\s*(\S+)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`]*)(.*)$")
 DECLARATION = re.compile(
     r"^(@\w+|import|struct|class|enum|actor|extension|protocol|func|typealias|final|public|private|fileprivate|internal|open|indirect)\b")
@@ -98,9 +108,34 @@ def blocks(path, text):
         if language == "swift":
             words = match.group(4).split()
             reason = "fragment" if words[:1] == ["fragment"] else None
+            previous = lines[i - 1] if i > 0 else ""
+            marked = SAMPLE.match(previous)
+            if marked:
+                reason = "sample=" + marked.group(1)
             code = [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in lines[start:end]]
             yield start + 1, code, reason
         i = end + 1
+
+
+def sample_mismatch(root, sample, code):
+    """Why a block marked `sample=PATH` is not a run of PATH's consecutive lines; None when it is."""
+    path = os.path.join(root, sample)
+    if not os.path.isfile(path):
+        return "names %s, which does not exist" % sample
+    with open(path) as handle:
+        lines = [line.rstrip() for line in handle.read().split("\n")]
+    shown = [line.rstrip() for line in code]
+    while shown and not shown[-1]:
+        shown.pop()
+    if not shown:
+        return "is empty"
+    for start in range(len(lines) - len(shown) + 1):
+        if lines[start:start + len(shown)] == shown:
+            return None
+    for index, line in enumerate(shown):
+        if line not in lines:
+            return "differs from %s: its line %d (%r) is not in the file" % (sample, index + 1, line.strip()[:60])
+    return "differs from %s: its lines are not consecutive there" % sample
 
 
 def strip_strings(line):
@@ -184,11 +219,17 @@ def main():
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     here = os.path.dirname(os.path.abspath(__file__))
     header, sections = prelude_sections(os.path.join(here, "docprelude.swift"))
-    compiled, fragments, failures = 0, [], []
+    compiled, fragments, failures, samples = 0, [], [], 0
     for relative in documents(args.root) + (commented(args.root) if args.comments else []):
         with open(os.path.join(args.root, relative)) as handle:
             found = list(blocks(relative, handle.read()))
-        fragments += ["%s:%d" % (relative, number) for number, _, reason in found if reason]
+        fragments += ["%s:%d" % (relative, number) for number, _, reason in found if reason == "fragment"]
+        for number, code, reason in found:
+            if reason and reason.startswith("sample="):
+                samples += 1
+                mismatch = sample_mismatch(args.root, reason[len("sample="):], code)
+                if mismatch:
+                    failures.append("%s:%d: the sample block %s" % (relative, number, mismatch))
         found = [(number, code) for number, code, reason in found if not reason]
         if not found:
             continue
@@ -220,10 +261,10 @@ def main():
                 named = sorted(set(int(n) for n in re.findall(r"docBlock_line(\d+)", output)))
                 where = ", ".join("%s:%d" % (relative, n) for n in named) or relative
                 failures.append("%s: the compiler failed (see its output above)" % where)
-    print("docblocks: %d Swift blocks compiled; fragments, not compiled (%d): %s"
-          % (compiled, len(fragments), ", ".join(fragments) or "none"))
+    print("docblocks: %d Swift blocks compiled; %d sample blocks matched against their files; fragments, not compiled (%d): %s"
+          % (compiled, samples, len(fragments), ", ".join(fragments) or "none"))
     if failures:
-        print("docblocks: FAILED, blocks that do not compile:")
+        print("docblocks: FAILED, blocks that do not compile or differ from their sample file:")
         for failure in failures:
             print("  " + failure)
         return 1

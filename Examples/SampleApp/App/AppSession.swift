@@ -19,7 +19,7 @@ enum AppSession {
         var configuration = SessionClientConfiguration(
             backend: .goTrue(url: authURL, apiKey: anonKey),
             store: KeychainSessionStore(accessGroup: accessGroup, lockDirectory: lockDirectory))
-        // `send(_:)` attaches the token only to these origins: the API is not the auth server.
+        // `send(_:)` attaches the token to the auth server's origins and these: the API is elsewhere.
         configuration.authorizedOrigins = [apiURL]
         // SessionKit's log in Console.app and Xcode, next to the app's own.
         configuration.logger = Logger(label: "SessionKit") { OSLogHandler(label: $0, subsystem: "com.example.app") }

@@ -32,10 +32,14 @@ struct RunsView: View {
         do {
             runs = try await RunsAPI.list()
             message = nil
-        } catch {
-            // `.requestRejected`: the API refused this call, the person is still signed in.
-            // A session that ended moves the model to `.signedOut` by itself.
+        } catch let error as SessionError {
+            // A session that ended moves the model to `.signedOut` by itself; offline keeps the person signed in.
             message = error.message
+        } catch let failure as RunsAPI.Failure {
+            // The API refused this call (its own 4xx or 5xx): the person is still signed in.
+            message = "The server answered \(failure.status)."
+        } catch {
+            message = "The runs could not be read."
         }
     }
 }

@@ -11,17 +11,24 @@ extension SessionClient {
     ///
     /// On 401 (or GoTrue's 403 `bad_jwt`) it forces one refresh — never
     /// answered by the token that was just rejected — and retries once.
-    /// 403 `FORBIDDEN` is returned as ``SessionError/forbidden`` without a refresh.
     /// Called while ``restore()`` runs, it waits for it.
     ///
-    /// - Returns: body and response of a 2xx answer.
-    /// - Throws: ``SessionError/originNotAllowed`` (nothing sent) when the
-    ///   request's origin is not in ``SessionClientConfiguration/authorizedOrigins``
-    ///   (default: the backend's); ``SessionError`` decoded from the error
-    ///   body (both GoTrue shapes and the gateway envelope); `AUTH_REQUIRED`
-    ///   after the retry signs out without a message and throws ``SessionError/authRequired``.
+    /// - Returns: body and response of every answer that is your API's own,
+    ///   whatever its status, as `URLSession` does: a 422 with your
+    ///   validation errors, a 403, a 500, and a 401 to a token the auth server
+    ///   had just issued that names neither `SESSION_EXPIRED` nor `AUTH_REQUIRED`
+    ///   (the session is kept). Check `response.statusCode`.
+    /// - Throws: only what the session decides: ``SessionError/originNotAllowed``
+    ///   (nothing sent) when the request's origin is neither the backend's
+    ///   nor in ``SessionClientConfiguration/authorizedOrigins``;
+    ///   ``SessionError/sessionExpired`` (the session ended) or
+    ///   ``SessionError/authRequired`` (signed out without a message) when a
+    ///   freshly refreshed token is rejected with that code;
+    ///   ``SessionError/notSignedIn``, a failed refresh's error, or
+    ///   ``SessionError/network`` when no answer came.
     public func send(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
-        let allowed = configuration.authorizedOrigins ?? backend.origins
+        // The backend's origins always; the app's list adds to them (as for redirects).
+        let allowed = (configuration.authorizedOrigins ?? []) + backend.origins
         guard Origin.url(request.url, isIn: allowed) else {
             logger.warning("Refused to attach the access token to a request for another origin", metadata: ["host": "\(request.url?.host ?? "-")"])
             throw SessionError.originNotAllowed.with(
@@ -29,7 +36,8 @@ extension SessionClient {
         }
         var request = request
         backend.prepare(&request)
-        return try await authorizedSend(request)
+        // The API's own answers (a 422 with its validation errors, a 403, a 500) are the app's, as with URLSession.
+        return try await authorizedSend(request, checked: false)
     }
 
     /// The signed-in user, from the server.
@@ -89,10 +97,12 @@ extension SessionClient {
 
     // MARK: - Machinery
 
-    func authorizedSend(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
+    /// - Parameter checked: `false` for ``send(_:)``: an answer the session
+    ///   did not act on is returned as it came, not thrown.
+    func authorizedSend(_ request: URLRequest, checked: Bool = true) async throws(SessionError) -> (Data, HTTPURLResponse) {
         var session = try await validSession()
         let (data, response) = try await sendWithToken(request, session: &session)
-        guard Self.rejectsToken(response, data) else { return try Self.check(data, response) }
+        guard Self.rejectsToken(response, data) else { return checked ? try Self.check(data, response) : (data, response) }
         if planted(.signOutOnAny401) {
             await endSession(.silently)
             throw SessionError.authRequired.with(status: response.statusCode)
@@ -116,7 +126,9 @@ extension SessionClient {
                 (retryData, retryResponse) = try await sendWithToken(request, session: &refreshed)
             }
         }
-        guard Self.rejectsToken(retryResponse, retryData) else { return try Self.check(retryData, retryResponse) }
+        guard Self.rejectsToken(retryResponse, retryData) else {
+            return checked ? try Self.check(retryData, retryResponse) : (retryData, retryResponse)
+        }
 
         // A freshly refreshed token rejected again. Only the gateway contract's
         // explicit codes end the session; a bare 401 (a third-party API the
@@ -134,6 +146,7 @@ extension SessionClient {
             throw error
         default:
             logger.notice("A freshly refreshed token was rejected; keeping the session", metadata: ["status": "\(retryResponse.statusCode)"])
+            guard checked else { return (retryData, retryResponse) }
             // Not `.authRequired`: that kind sends an app to its sign-in screen, and the session is fine.
             throw SessionError.requestRejected.with(
                 status: error.status, gatewayCode: error.gatewayCode, goTrueErrorCode: error.goTrueErrorCode,

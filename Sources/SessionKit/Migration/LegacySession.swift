@@ -69,7 +69,7 @@ public struct LegacySession: Sendable, Hashable {
     }
 
     /// The blob as an object: JSON, else a property list (a dictionary saved with `set(_:forKey:)`
-    /// and read back as data), its dates as seconds since 2001.
+    /// and read back as data), its dates as RFC 3339 strings (unambiguous, whatever the year).
     private static func object(from data: Data) -> [String: JSONValue]? {
         do {
             return try JSONDecoder().decode([String: JSONValue].self, from: data)
@@ -89,7 +89,7 @@ public struct LegacySession: Sendable, Hashable {
     static func jsonValue(_ value: Any) -> JSONValue? {
         switch value {
         case let text as String: return .string(text)
-        case let date as Date: return .number(date.timeIntervalSinceReferenceDate)
+        case let date as Date: return .string(WireCoding.formatDate(date))
         // Numbers before `Bool`: on Apple platforms an `NSNumber` 1 also casts to `true`.
         case let number as Int: return .number(Double(number))
         case let number as Double: return .number(number)

@@ -69,7 +69,15 @@ public struct LegacySessionMigration: Sendable {
 
     /// Imports the blob into `client` if there is one, then removes it.
     public func run(on client: SessionClient) async -> Outcome {
-        guard let data = legacyStore.data(forKey: key) else { return .nothingToMigrate }
+        let found: Data?
+        do {
+            found = try await legacyStore.readValue(forKey: key)
+        } catch {
+            // Unreadable now (a locked device's Keychain) is not "nothing there": try again next launch.
+            logger.notice("The old session could not be read now; keeping it for the next launch", metadata: ["reason": "\(error.underlying ?? error.message)"])
+            return .postponed(error)
+        }
+        guard let data = found else { return .nothingToMigrate }
         // Whatever happens now, a sign-out through this client removes the blob too.
         await client.rememberLegacySession(LegacySessionLocation(source: legacyStore, key: key))
         let store = client.configuration.store

@@ -18,19 +18,24 @@ public struct UserDefaultsLegacySource: LegacyKeyValueSource {
         return UserDefaults(suiteName: suiteName)
     }
 
+    /// The value at `key`: data as stored, a string as UTF-8, anything else
+    /// (a dictionary saved with `set(_:forKey:)`, its dates and numbers
+    /// included) as a binary property list, which ``LegacySession`` reads.
+    ///
+    /// A value that is there is never `nil`: `nil` means "nothing to
+    /// migrate", and a value this version cannot read must be kept as
+    /// `unrecognised` (and removed by a sign-out), not ignored.
     public func data(forKey key: String) -> Data? {
-        guard let defaults else { return nil }
-        if let data = defaults.data(forKey: key) { return data }
-        if let text = defaults.string(forKey: key) { return Data(text.utf8) }
-        if let dictionary = defaults.dictionary(forKey: key), JSONSerialization.isValidJSONObject(dictionary) {
-            do {
-                return try JSONSerialization.data(withJSONObject: dictionary)
-            } catch {
-                // Not expressible as JSON (a date inside, say): unreadable as a session blob.
-                return nil
-            }
+        guard let defaults, let value = defaults.object(forKey: key) else { return nil }
+        if let data = value as? Data { return data }
+        if let text = value as? String { return Data(text.utf8) }
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
+        } catch {
+            // Cannot happen for what UserDefaults holds (property-list types only); if it
+            // did, empty bytes read as unrecognised, so the value is kept, never ignored.
+            return Data()
         }
-        return nil
     }
 
     public func removeValue(forKey key: String) {

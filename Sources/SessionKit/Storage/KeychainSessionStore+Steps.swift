@@ -147,8 +147,9 @@ extension KeychainSessionStore {
             return .inaccessible(
                 "the keychain refused \(group) (\(status)). The target lacks the keychain entitlement: list the "
                     + "group, with its team ID prefix, under Keychain Sharing in every target that shares the session "
-                    + "(the app and each extension), or pass a group the target has. On macOS, sign the app with a "
-                    + "keychain-access-groups entitlement; the data-protection keychain needs one.")
+                    + "(the app and each extension), or pass a group the target has. On macOS, the data-protection "
+                    + "keychain (the default) needs the keychain-access-groups entitlement, which a command-line tool "
+                    + "or an unsigned build usually lacks: sign it with one, or use FileSessionStore instead.")
         case .decode:
             return .inaccessible(
                 "the keychain could not decode \(item) (\(status)). The item is damaged; it is left in place. "

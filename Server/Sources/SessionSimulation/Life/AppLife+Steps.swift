@@ -182,7 +182,9 @@ extension AppLife {
 
     static func request(_ client: SessionClient, _ request: URLRequest) async -> RequestOutcome {
         do {
-            _ = try await client.send(request)
+            // `send` returns the API's own non-2xx answers; read them as the typed errors they name.
+            let (data, response) = try await client.send(request)
+            if let error = SessionError(answer: data, response: response) { throw error }
             return .ok
         } catch {
             if error == .notSignedIn { return .notSignedIn }

@@ -27,7 +27,9 @@ struct WhoamiCommand: AsyncParsableCommand {
     static func fetchUser(_ client: SessionClient, context: CLIContext) async throws -> SessionUser {
         let request = URLRequest(url: context.server.appendingPathComponent("v1/auth/me"))
         do {
-            let (data, _) = try await client.send(request)
+            let (data, response) = try await client.send(request)
+            // `send` returns the server's own non-2xx answers: read them as the typed errors they name.
+            if let error = SessionError(answer: data, response: response) { throw error }
             do {
                 return try WireCoding.decoder().decode(SuccessEnvelope<SessionUser>.self, from: data).data
             } catch {
