@@ -181,20 +181,22 @@ extension AppLife {
     }
 
     static func request(_ client: SessionClient, _ request: URLRequest) async -> RequestOutcome {
+        let error: SessionError
         do {
-            // `send` returns the API's own non-2xx answers; read them as the typed errors they name.
             let (data, response) = try await client.send(request)
-            if let error = SessionError(answer: data, response: response) { throw error }
-            return .ok
-        } catch {
-            if error == .notSignedIn { return .notSignedIn }
-            if error == .sessionExpired { return .unauthorized }
-            // The auth server's own 401 (its envelope or GoTrue's code). A code-less
-            // 401 is an intermediary's page: by contract the caller's error, never a sign-out.
-            let fromServer = error.gatewayCode != nil || error.goTrueErrorCode != nil
-            if fromServer, error.status == 401 || error == .authRequired { return .unauthorized }
-            return .transient(String(describing: error))
+            // `send` returns the API's own non-2xx answers: read them as the typed errors they name.
+            guard let named = SessionError(answer: data, response: response) else { return .ok }
+            error = named
+        } catch let thrown {
+            error = thrown
         }
+        if error == .notSignedIn { return .notSignedIn }
+        if error == .sessionExpired { return .unauthorized }
+        // The auth server's own 401 (its envelope or GoTrue's code). A code-less
+        // 401 is an intermediary's page: by contract the caller's error, never a sign-out.
+        let fromServer = error.gatewayCode != nil || error.goTrueErrorCode != nil
+        if fromServer, error.status == 401 || error == .authRequired { return .unauthorized }
+        return .transient(String(describing: error))
     }
 
     static func forceRefresh(_ client: SessionClient) async {
