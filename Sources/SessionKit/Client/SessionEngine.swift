@@ -60,7 +60,9 @@ protocol SessionEngine: Actor {
     /// Sends a request that carries no access token; 2xx body or a typed error.
     func sendUnauthorized(_ request: URLRequest, context: ResponseClassifier.Context) async throws(SessionError) -> Data
     /// Sends with the session's access token; one forced refresh and retry on a rejected token.
-    func authorizedSend(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse)
+    /// `checked: true` (the flows) throws a non-2xx answer as a typed error; `false` (``SessionClient/send(_:)``)
+    /// returns an answer the session did not act on as it came (docs/PROTOCOL.md).
+    func authorizedSend(_ request: URLRequest, checked: Bool) async throws(SessionError) -> (Data, HTTPURLResponse)
     /// Sends through the transport, learning reachability and the server's clock.
     func sendObserved(_ request: URLRequest) async -> Result<(Data, HTTPURLResponse), SessionError>
 
@@ -81,6 +83,13 @@ protocol SessionEngine: Actor {
 
 /// A background confirmation of a new session: asks the server, on the engine, who it belongs to.
 typealias SessionConfirmation = @Sendable (isolated any SessionEngine, Session) async throws(SessionError) -> SessionUser
+
+extension SessionEngine {
+    /// A flow's authorized request: a non-2xx answer is thrown as a typed error.
+    func authorizedSend(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
+        try await authorizedSend(request, checked: true)
+    }
+}
 
 /// One sign-in's life, as the engine counts them: a result that comes back
 /// after an `await` is applied only while its generation is still current.
