@@ -63,13 +63,21 @@ ui_modules() { # the UI frameworks importable on a platform
 }
 stubs_for() { # stubs_for <platform>
     local platform="$1" dir="$work/$1/stubs" s="$here/Stubs"
-    emit FoundationAppleOnly "$dir" -swift-version 6 -parse-as-library "$s/FoundationAppleOnly/FoundationAppleOnly.swift"
+    # Each platform's stubs hold only what that platform has (a stub tests the
+    # platform's SDKSTUB_OS_* flag), and they are built with library evolution,
+    # as Apple's frameworks are: an enum Apple may extend (ASAuthorizationError.Code)
+    # then needs `@unknown default` in a switch, as in Xcode.
+    # Linux's Foundation is not built with library evolution, so each stub would warn that it
+    # imports it; the warning says nothing about the stubs, which are not our code's to fix.
+    # shellcheck disable=SC2046
+    local stub=(-swift-version 6 -parse-as-library -enable-library-evolution -suppress-warnings $(os_flags "$platform"))
+    emit FoundationAppleOnly "$dir" "${stub[@]}" "$s/FoundationAppleOnly/FoundationAppleOnly.swift"
     # shellcheck disable=SC2046
     for module in Security os CryptoKit $(ui_modules "$platform"); do
-        emit "$module" "$dir" -swift-version 6 -parse-as-library "$s/$module/$module.swift"
+        emit "$module" "$dir" "${stub[@]}" "$s/$module/$module.swift"
     done
-    emit AuthenticationServices "$dir" -swift-version 6 -parse-as-library -I "$dir" "$s/AuthenticationServices/AuthenticationServices.swift"
-    emit SwiftUI "$dir" -swift-version 6 -parse-as-library -I "$dir" "$s/SwiftUI/SwiftUI.swift"
+    emit AuthenticationServices "$dir" "${stub[@]}" -I "$dir" "$s/AuthenticationServices/AuthenticationServices.swift"
+    emit SwiftUI "$dir" "${stub[@]}" -I "$dir" "$s/SwiftUI/SwiftUI.swift"
     # Not Apple's: supabase-swift's names, for the blocks of MovingFromSupabaseSwift.md (imported only there).
     emit Supabase "$dir" -swift-version 6 -parse-as-library "$s/Supabase/Supabase.swift"
 }
@@ -171,8 +179,16 @@ if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
     plant_one ios Storage/Keychain/UIApplicationProtectedData.swift 's/@MainActor private static func availableNow/private static func availableNow/' "UIApplication read off the main actor" "error: main actor-isolated" || status=1
     plant_one ios Platform/ExpiringActivity.swift 's/withReason: reason/reason: reason/' "a wrong label in an os(iOS)-only file" || status=1
     plant_one ios Logging/OSLogHandler.swift 's/privacy: \.public/privacy: .open/' "an OSLogPrivacy that does not exist" || status=1
-    plant_one watchos Storage/KeychainSessionStore+Apple.swift 's/= AlwaysAvailableProtectedData\(\)/= AlwaysAvailableProtectedData(timeout: 1)/' "a wrong argument in the branch for watchOS and macOS" || status=1
+    plant_one watchos Storage/KeychainSessionStore+Apple.swift 's/= AlwaysAvailableProtectedData\(\)/= AlwaysAvailableProtectedData(timeout: 1)/' "a wrong argument in the branch for watchOS" || status=1
     plant_one macos Lifecycle/NSApplicationLifecycle.swift 's/NSWorkspace\.didWakeNotification/NSWorkspace.didWakeUpNotification/' "a misspelt AppKit notification" || status=1
+    # Platforms (issue 42): each platform's stubs hold only what it has, and are built with library evolution.
+    plant_one watchos Lifecycle/UIApplicationLifecycle.swift 's/^#if canImport\(UIKit\) && !os\(watchOS\)/#if canImport(UIKit)/' \
+        "a platform branch removed (UIApplication on watchOS)" "error: cannot find (type )?'UIApplication' in scope" || status=1
+    plant_one ios OAuth/AppleSignInController.swift \
+        's/^import AuthenticationServices$/import AuthenticationServices\nfunc planted(_ c: ASAuthorizationError.Code) -> Int { switch c { case .unknown, .canceled, .invalidResponse, .notHandled, .failed, .notInteractive, .matchedExcludedCredential, .credentialImport, .credentialExport, .preferSignInWithApple, .deviceNotConfiguredForPasskeyCreation: 0 } }/' \
+        "an exhaustive switch over an extensible Apple enum without @unknown default" "may have additional unknown values" || status=1
+    plant_one ios OAuth/SystemWebAuthenticationPresenter.swift 's/return UIWindow\(windowScene: scene\)/return UIWindow()/' \
+        "a window without a scene (UIWindow(), deprecated in iOS 26)" "deprecated" || status=1
     if [ -f "$root/Examples/SampleApp/App/RunsView.swift" ]; then
         # The sample app's check fails too: a wrong label in a copy of one of its files.
         rm -rf "$work/plant-app"; cp -R "$root/Examples/SampleApp/App" "$work/plant-app"

@@ -12,6 +12,7 @@ extension SessionClient {
     /// Starts following ``SessionClientConfiguration/appLifecycle``, once per
     /// client, unless ``SessionClientConfiguration/observesAppLifecycle`` is off.
     nonisolated func startObservingLifecycle() {
+        startObservingStoreChanges()
         guard configuration.observesAppLifecycle else { return }
         let source = configuration.appLifecycle
         // Subscribed here, synchronously: a client shut down before the task runs
@@ -41,6 +42,7 @@ extension SessionClient {
 
     /// Stops following the app's lifecycle (at shutdown).
     nonisolated func stopObservingLifecycle() {
+        stopObservingStoreChanges()
         LifecycleObservations.shared.stop(for: self)
     }
 

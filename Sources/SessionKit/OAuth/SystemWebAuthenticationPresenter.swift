@@ -19,6 +19,8 @@ public struct SystemWebAuthenticationPresenter: WebAuthenticationPresenter {
 
     private let anchor: AnchorProvider
     private let prefersEphemeralWebBrowserSession: Bool
+    /// Whether the anchor has a window to give; `nil`: the app's own anchor, not asked.
+    private var anchorReady: (@MainActor @Sendable () -> Bool)?
 
     /// Presents from the window `anchor` returns.
     ///
@@ -38,6 +40,7 @@ public struct SystemWebAuthenticationPresenter: WebAuthenticationPresenter {
     @available(visionOSApplicationExtension, unavailable)
     public init(prefersEphemeralWebBrowserSession: Bool = false) {
         self.init(prefersEphemeralWebBrowserSession: prefersEphemeralWebBrowserSession, anchor: { Self.keyWindow() })
+        self.anchorReady = { Self.canGiveKeyWindow() }
     }
 
     public func present(_ url: URL, callbackScheme: String) async throws(WebAuthenticationError) -> URL {
@@ -45,7 +48,11 @@ public struct SystemWebAuthenticationPresenter: WebAuthenticationPresenter {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<URL, WebAuthenticationError>, Never>) in
                 run.arm(continuation)
-                Task { @MainActor in
+                Task { @MainActor [anchorReady] in
+                    if let anchorReady, !anchorReady() {
+                        run.finish(.failure(WebAuthenticationError.presentationFailed.with(detail: "no window scene is connected")))
+                        return
+                    }
                     Self.start(
                         url: url, callbackScheme: callbackScheme, ephemeral: prefersEphemeralWebBrowserSession,
                         anchor: anchor, run: run)
@@ -94,22 +101,54 @@ public struct SystemWebAuthenticationPresenter: WebAuthenticationPresenter {
     }
 
     /// The key window of the foreground scene (iOS, visionOS) or the app (macOS).
+    ///
+    /// On iOS and visionOS the window always belongs to a window scene: a
+    /// scene's key window, or a new window on the foreground scene.
+    /// - Precondition: on iOS and visionOS, a window scene is connected (one
+    ///   is while the app shows UI). ``SystemWebAuthenticationPresenter``
+    ///   checks first and fails with ``WebAuthenticationError/presentationFailed``.
     @available(iOSApplicationExtension, unavailable)
     @available(macCatalystApplicationExtension, unavailable)
     @available(visionOSApplicationExtension, unavailable)
     @MainActor public static func keyWindow() -> ASPresentationAnchor {
         #if canImport(UIKit)
-        let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
-        let active = scenes.filter { $0.activationState == .foregroundActive } + scenes
-        if let window = active.lazy.flatMap(\.windows).first(where: \.isKeyWindow) ?? active.first?.windows.first {
+        let scenes = windowScenes()
+        if let window = scenes.lazy.flatMap(\.windows).first(where: \.isKeyWindow) ?? scenes.first?.windows.first {
             return window
         }
-        if let scene = active.first { return UIWindow(windowScene: scene) }
-        return ASPresentationAnchor()
+        // UIWindow() is deprecated in iOS and visionOS 26, and a window without a scene cannot
+        // present the sheet: with no scene there is no window to give.
+        guard let scene = scenes.first else {
+            preconditionFailure("SystemWebAuthenticationPresenter.keyWindow(): no window scene is connected")
+        }
+        return UIWindow(windowScene: scene)
         #else
         return NSApplication.shared.keyWindow ?? NSApplication.shared.windows.first ?? ASPresentationAnchor()
         #endif
     }
+
+    /// Whether ``keyWindow()`` has a window to give: on iOS and visionOS, a connected window scene.
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
+    @MainActor static func canGiveKeyWindow() -> Bool {
+        #if canImport(UIKit)
+        !windowScenes().isEmpty
+        #else
+        true
+        #endif
+    }
+
+    #if canImport(UIKit)
+    /// The connected window scenes, those in the foreground first.
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
+    @MainActor private static func windowScenes() -> [UIWindowScene] {
+        let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+        return scenes.filter { $0.activationState == .foregroundActive } + scenes
+    }
+    #endif
 }
 
 /// The presentation context: answers with the app's window.

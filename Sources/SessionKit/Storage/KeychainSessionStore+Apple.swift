@@ -3,7 +3,7 @@ import Foundation
 
 extension KeychainSessionStore {
     /// Creates a store on this device's keychain (``SecItemKeychain``) that
-    /// follows UIKit's protected-data state where there is one.
+    /// follows the protected-data state UIKit or AppKit reports (not on watchOS).
     ///
     /// - Parameters:
     ///   - service: the keychain service (default ``defaultService``, the same in the app and its extensions).
@@ -32,8 +32,11 @@ extension KeychainSessionStore {
     ) {
         #if canImport(UIKit) && !os(watchOS)
         let protectedData: any ProtectedDataAvailability = UIApplicationProtectedData()
+        #elseif canImport(AppKit) && !targetEnvironment(macCatalyst)
+        // macOS 12 and later report it as iOS does (NSApplication.isProtectedDataAvailable).
+        let protectedData: any ProtectedDataAvailability = NSApplicationProtectedData()
         #else
-        // macOS and watchOS have no protected-data state an app can read.
+        // watchOS has no UIApplication, hence no protected-data state an app can read.
         let protectedData: any ProtectedDataAvailability = AlwaysAvailableProtectedData()
         #endif
         self.init(

@@ -87,6 +87,9 @@ public struct KeychainSessionStore: SessionStore {
     /// Opt-in: where this install marks that it has run, so a session a deleted
     /// install left in the keychain is forgotten at the first load (docs/PROTOCOL.md, "The Keychain item", has the trade-off).
     public let installMarker: (any InstallMarker)?
+    /// Told after every save and clear, so the other processes sharing the item re-read it
+    /// (a Darwin notification on Apple platforms; docs/PROTOCOL.md, "Hearing other processes").
+    public var changeNotifier: (any StoreChangeNotifier)?
 
     let keychain: any KeychainAPI
     let protectedData: any ProtectedDataAvailability
@@ -133,6 +136,10 @@ public struct KeychainSessionStore: SessionStore {
         self.protectedData = protectedData
         self.protectedDataWait = protectedDataWait
         self.installMarker = installMarker
+        #if canImport(Security)
+        // The device's keychain is shared with the other processes of the group: they hear every write.
+        if keychain is SecItemKeychain { changeNotifier = DarwinStoreChangeNotifier(name: DarwinStoreChangeNotifier.name(for: item)) }
+        #endif
     }
 
     public func load() async throws(SessionStoreError) -> StoredSession? {
@@ -170,6 +177,7 @@ public struct KeychainSessionStore: SessionStore {
         try refuseNewerRecord()
         try await write(data)
         try verify(data)
+        changeNotifier?.post()
     }
 
     public func clear() async throws(SessionStoreError) {
@@ -188,6 +196,7 @@ public struct KeychainSessionStore: SessionStore {
         default:
             throw Self.inaccessible(status, item) ?? .deleteFailed("keychain: \(status)")
         }
+        changeNotifier?.post()
         // A copy an interrupted move left under an earlier identity must not come back after a sign-out.
         try deleteEarlierItems()
     }

@@ -34,6 +34,10 @@ public protocol SessionStore: Sendable {
     /// cross-process lock implement the bound so a hung holder cannot freeze
     /// other processes.
     func lockForRefresh(waitingAtMost seconds: TimeInterval) async throws(SessionStoreError) -> any SessionStoreLock
+
+    /// Tells other processes sharing the store that it changed, and hears them; `nil` by default
+    /// (``StoreChangeNotifier``; docs/PROTOCOL.md, "Hearing other processes").
+    var changeNotifier: (any StoreChangeNotifier)? { get }
 }
 
 extension SessionStore {

@@ -127,8 +127,8 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
     public func add(_ item: KeychainItem, data: Data) -> KeychainStatus {
         perform(.add, item) { items, scope in
             // An add without a group lands in the first group the process has (the kSecAttrAccessGroup reference).
-            let key = Key(accessGroup: scope[0], service: item.service, account: item.account)
-            if let blocked = device.outOfReach(item.accessibility) { return blocked == .itemNotFound ? .interactionNotAllowed : blocked }
+            let key = Key(accessGroup: scope.groups[0], service: item.service, account: item.account)
+            if let blocked = writeBlocked(item, scope) { return blocked }
             guard items[key] == nil else { return .duplicateItem }
             items[key] = StoredItem(data: data, accessibility: item.accessibility)
             return .success
@@ -137,9 +137,12 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
 
     public func update(_ item: KeychainItem, data: Data) -> KeychainStatus {
         perform(.update, item) { items, scope in
-            let found = matches(item, in: items, scope: scope)
-            if let blocked = reachability(of: found, in: items) { return blocked }
+            let found = matches(item, in: items, scope: scope.groups)
+            if let blocked = reachability(of: found, in: items, scope) { return blocked }
             guard !found.isEmpty else { return .itemNotFound }
+            // Writing under a class needs that class's key: moving an item to a class locked now is refused
+            // as an add of that class is (Apple Platform Security, "Keychain data protection classes").
+            if let blocked = writeBlocked(item, scope) { return blocked }
             // SecItemUpdate changes every item the query matches.
             for key in found { items[key] = StoredItem(data: data, accessibility: item.accessibility) }
             return .success
@@ -149,8 +152,8 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
     public func copyData(_ item: KeychainItem) -> (status: KeychainStatus, data: Data?) {
         var data: Data?
         let status = perform(.copy, item) { items, scope in
-            let found = matches(item, in: items, scope: scope)
-            if let blocked = reachability(of: found, in: items) { return blocked }
+            let found = matches(item, in: items, scope: scope.groups)
+            if let blocked = reachability(of: found, in: items, scope) { return blocked }
             guard let first = found.first else { return .itemNotFound }
             data = items[first]?.data
             return .success
@@ -161,13 +164,15 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
     public func findItems(_ item: KeychainItem) -> (status: KeychainStatus, items: [KeychainItem]) {
         var result: [KeychainItem] = []
         let status = perform(.find, item) { items, scope in
-            let found = matches(item, in: items, scope: scope)
-            if let blocked = reachability(of: found, in: items) { return blocked }
+            let found = matches(item, in: items, scope: scope.groups)
+            if let blocked = reachability(of: found, in: items, scope) { return blocked }
             guard !found.isEmpty else { return .itemNotFound }
             result = found.map {
+                // The file-based keychain has no access groups: its items come back without one.
                 KeychainItem(
-                    service: $0.service, account: $0.account, accessGroup: $0.accessGroup,
-                    accessibility: items[$0]?.accessibility ?? item.accessibility)
+                    service: $0.service, account: $0.account, accessGroup: scope.isFileBased ? nil : $0.accessGroup,
+                    accessibility: items[$0]?.accessibility ?? item.accessibility,
+                    usesDataProtectionKeychain: !scope.isFileBased)
             }
             return .success
         }
@@ -176,8 +181,8 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
 
     public func delete(_ item: KeychainItem) -> KeychainStatus {
         perform(.delete, item) { items, scope in
-            let found = matches(item, in: items, scope: scope)
-            if let blocked = reachability(of: found, in: items) { return blocked }
+            let found = matches(item, in: items, scope: scope.groups)
+            if let blocked = reachability(of: found, in: items, scope) { return blocked }
             guard !found.isEmpty else { return .itemNotFound }
             // SecItemDelete deletes every item the query matches.
             for key in found { items.removeValue(forKey: key) }
@@ -187,13 +192,33 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
 
     // MARK: - Rules
 
-    /// The groups a call on `item` may touch, or `nil` when it is refused with `errSecMissingEntitlement`.
-    private func scope(of item: KeychainItem) -> [String]? {
+    /// Where a call reaches: the groups it may touch, and whether it is the Mac's file-based keychain.
+    struct Scope {
+        let groups: [String]
+        let isFileBased: Bool
+    }
+
+    /// What a call on `item` (an add if `isAdd`) may touch, or the status refusing it: a group the
+    /// process lacks or no entitlement at all.
+    private func scope(of item: KeychainItem, isAdd: Bool) -> Result<Scope, KeychainStatusError> {
+        // The file-based login keychain (a Mac, without kSecUseDataProtectionKeychain) has no access groups:
+        // it ignores kSecAttrAccessGroup and needs no entitlement (TN3137; kSecUseDataProtectionKeychain).
+        if device.hasFileBasedKeychain && !item.usesDataProtectionKeychain {
+            return .success(Scope(groups: [SimulatedDeviceKeychain.fileBasedGroup], isFileBased: true))
+        }
         // No entitlement at all: -34018 on every call (TN3137; errSecMissingEntitlement).
-        guard !accessGroups.isEmpty else { return nil }
-        guard let group = item.accessGroup else { return accessGroups }
-        // A group the process does not hold is refused, never searched (kSecAttrAccessGroup).
-        return accessGroups.contains(group) ? [group] : nil
+        guard !accessGroups.isEmpty else { return .failure(KeychainStatusError(status: .missingEntitlement)) }
+        guard let group = item.accessGroup else { return .success(Scope(groups: accessGroups, isFileBased: false)) }
+        if accessGroups.contains(group) { return .success(Scope(groups: [group], isFileBased: false)) }
+        // A group the process does not hold is refused, never searched: -34018 from Apple's implementation,
+        // "not found" by Apple's page on kSecAttrAccessGroup (for a search); the device says which.
+        return .failure(KeychainStatusError(status: isAdd ? .missingEntitlement : device.foreignGroupAnswer))
+    }
+
+    /// The locked answer when writing under `item`'s class is refused now: its key is not available.
+    private func writeBlocked(_ item: KeychainItem, _ scope: Scope) -> KeychainStatus? {
+        guard !scope.isFileBased, let blocked = device.outOfReach(item.accessibility) else { return nil }
+        return blocked == .itemNotFound ? .interactionNotAllowed : blocked
     }
 
     /// The keys `item` matches in `scope` (every group this process holds by default), in group order.
@@ -203,7 +228,9 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
     }
 
     /// The locked answer when any matched item is out of reach now (or the device was never unlocked).
-    private func reachability(of found: [Key], in items: [Key: StoredItem]) -> KeychainStatus? {
+    private func reachability(of found: [Key], in items: [Key: StoredItem], _ scope: Scope) -> KeychainStatus? {
+        // The login keychain is unlocked while the user is logged in; accessibility does not apply to it.
+        if scope.isFileBased { return nil }
         if device.isBeforeFirstUnlock { return device.outOfReach(nil) }
         for key in found {
             if let blocked = device.outOfReach(items[key]?.accessibility) { return blocked }
@@ -215,7 +242,7 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
     /// status, the entitlement refusal, or what `body` does to the device's items.
     private func perform(
         _ operation: Operation, _ item: KeychainItem,
-        _ body: (inout [Key: StoredItem], [String]) -> KeychainStatus
+        _ body: (inout [Key: StoredItem], Scope) -> KeychainStatus
     ) -> KeychainStatus {
         let dead: Bool = lock.withLock {
             guard let left = callsBeforeDeath else { return false }
@@ -239,7 +266,18 @@ public final class InMemoryKeychain: KeychainAPI, @unchecked Sendable {
             return status
         }
         if let script { return script }
-        guard let groups = scope(of: item) else { return .missingEntitlement }
-        return device.lock.withLock { body(&device.items, groups) }
+        switch scope(of: item, isAdd: operation == .add) {
+        case .failure(let refused):
+            return refused.status
+        case .success(let scope) where scope.isFileBased:
+            return device.lock.withLock { body(&device.fileBasedItems, scope) }
+        case .success(let scope):
+            return device.lock.withLock { body(&device.items, scope) }
+        }
     }
+}
+
+/// A refused call's status, as a `Result` failure.
+struct KeychainStatusError: Error {
+    let status: KeychainStatus
 }

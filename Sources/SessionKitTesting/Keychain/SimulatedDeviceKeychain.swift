@@ -37,6 +37,20 @@ import SessionKit
 ///   device (``restoredFromBackup()``); the others are.
 /// - **Deleting an app** leaves its keychain items: a reinstall finds them
 ///   (``uninstall(_:)`` removes nothing here; the app's UserDefaults are the app's to drop).
+/// - **A group the process lacks**, named in a search: Apple's implementation
+///   answers `errSecMissingEntitlement` (-34018); the `kSecAttrAccessGroup` page
+///   says only that the app must belong to the item's group, so a search
+///   there finds nothing (`errSecItemNotFound`). `answersForeignGroup` picks
+///   which; an add into such a group is -34018 either way.
+/// - **Changing an item's class** (`SecItemUpdate` with another
+///   `kSecAttrAccessible`) writes it under the new class's key: refused with
+///   the locked answer while that class is locked, as an add of it is (Apple
+///   Platform Security, "Keychain data protection classes").
+/// - **The Mac's file-based keychain** (``hasFileBasedKeychain``; a call
+///   without `kSecUseDataProtectionKeychain`) ignores access groups and
+///   accessibility, needs no entitlement, and is readable while the user is
+///   logged in (TN3137 "On Mac keychain APIs and implementations";
+///   `kSecUseDataProtectionKeychain`). Off a Mac the key is ignored.
 /// - Which item a query without a group returns when several groups hold a
 ///   match is not documented; here it is the first in the process's group order.
 public final class SimulatedDeviceKeychain: @unchecked Sendable {
@@ -65,6 +79,14 @@ public final class SimulatedDeviceKeychain: @unchecked Sendable {
     // Everything below is read and written under `lock`.
     let lock = NSLock()
     var items: [Key: StoredItem] = [:]
+    /// The Mac's file-based login keychain, under ``fileBasedGroup``.
+    var fileBasedItems: [Key: StoredItem] = [:]
+    /// The one "group" of the file-based keychain, which has none.
+    static let fileBasedGroup = ""
+    /// What a search naming a group the process lacks answers.
+    public let foreignGroupAnswer: KeychainStatus
+    /// A Mac: calls without `kSecUseDataProtectionKeychain` reach the file-based keychain.
+    public let hasFileBasedKeychain: Bool
     private var state: LockState
     private var lockedAnswerOverride: KeychainStatus?
     private var quirk: Bool
@@ -73,9 +95,18 @@ public final class SimulatedDeviceKeychain: @unchecked Sendable {
     ///   - state: the lock state at first (unlocked).
     ///   - answersNotFoundWhileLocked: the iOS 15+ behaviour of answering
     ///     `errSecItemNotFound` for an item out of reach (on by default).
-    public init(state: LockState = .unlocked, answersNotFoundWhileLocked: Bool = true) {
+    ///   - answersForeignGroup: what a search naming a group the process lacks answers:
+    ///     `.missingEntitlement` (Apple's implementation, the default) or `.itemNotFound` (Apple's page).
+    ///   - hasFileBasedKeychain: a Mac, whose file-based keychain calls without
+    ///     `kSecUseDataProtectionKeychain` reach (off: iOS and the others, which ignore the key).
+    public init(
+        state: LockState = .unlocked, answersNotFoundWhileLocked: Bool = true,
+        answersForeignGroup: KeychainStatus = .missingEntitlement, hasFileBasedKeychain: Bool = false
+    ) {
         self.state = state
         self.quirk = answersNotFoundWhileLocked
+        self.foreignGroupAnswer = answersForeignGroup
+        self.hasFileBasedKeychain = hasFileBasedKeychain
     }
 
     /// A process on this device holding `accessGroups` (its keychain-access-groups,
@@ -124,7 +155,9 @@ public final class SimulatedDeviceKeychain: @unchecked Sendable {
     /// A new device restored from an encrypted backup of this one: every item
     /// but the `ThisDeviceOnly` ones, unlocked.
     public func restoredFromBackup() -> SimulatedDeviceKeychain {
-        let device = SimulatedDeviceKeychain(answersNotFoundWhileLocked: lock.withLock { quirk })
+        let device = SimulatedDeviceKeychain(
+            answersNotFoundWhileLocked: lock.withLock { quirk }, answersForeignGroup: foreignGroupAnswer,
+            hasFileBasedKeychain: hasFileBasedKeychain)
         let kept = lock.withLock { items.filter { !$0.value.accessibility.isThisDeviceOnly } }
         device.lock.withLock { device.items = kept }
         return device

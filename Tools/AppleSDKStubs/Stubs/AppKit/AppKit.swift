@@ -22,6 +22,19 @@ import Foundation
     public static let didBecomeActiveNotification = NSNotification.Name("NSApplicationDidBecomeActiveNotification")
     // https://developer.apple.com/documentation/appkit/nsapplication/didresignactivenotification
     public static let didResignActiveNotification = NSNotification.Name("NSApplicationDidResignActiveNotification")
+    // https://developer.apple.com/documentation/appkit/nsapplication/isprotecteddataavailable — `var isProtectedDataAvailable: Bool { get }` (macOS 12)
+    @available(macOS 12.0, *)
+    open var isProtectedDataAvailable: Bool { stub() }
+}
+
+// https://developer.apple.com/documentation/foundation/nsnotification/name-swift.struct/nsapplicationprotecteddatadidbecomeavailable
+// `static let NSApplicationProtectedDataDidBecomeAvailable: NSNotification.Name` (macOS 12): AppKit's C global
+// `NSApplicationProtectedDataDidBecomeAvailableNotification` has no Swift name on NSApplication, so Swift
+// imports it on NSNotification.Name; a C global, so not main-actor. "The system posts this notification
+// on the main actor" (https://developer.apple.com/documentation/appkit/nsapplicationprotecteddatadidbecomeavailablenotification).
+extension NSNotification.Name {
+    @available(macOS 12.0, *)
+    public static let NSApplicationProtectedDataDidBecomeAvailable = NSNotification.Name("NSApplicationProtectedDataDidBecomeAvailableNotification")
 }
 
 // https://developer.apple.com/documentation/appkit/nswindow — `@MainActor class NSWindow`

@@ -3,7 +3,10 @@
 // protocols included). Built once per platform: ASPresentationAnchor is a
 // UIWindow on iOS and an NSWindow on macOS. Type-checking only (see ../../check.sh).
 import Foundation
-#if canImport(UIKit)
+#if SDKSTUB_OS_watchOS
+// watchOS has no presentation anchor: ASPresentationAnchor and the presentation-context
+// protocols are not on its pages' platform lists.
+#elseif canImport(UIKit)
 import UIKit
 // https://developer.apple.com/documentation/authenticationservices/aspresentationanchor — `typealias ASPresentationAnchor = UIWindow` (iOS)
 public typealias ASPresentationAnchor = UIWindow
@@ -37,9 +40,11 @@ open class ASWebAuthenticationSession: NSObject {
     @available(iOS 17.4, macOS 14.4, tvOS 17.4, watchOS 10.4, visionOS 1.1, *)
     public init(url URL: URL, callback: Callback, completionHandler: @escaping CompletionHandler) {}
 
+    #if !SDKSTUB_OS_watchOS
     // https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/presentationcontextprovider
     @available(iOS 13.0, macOS 10.15, *)
     open weak var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)?
+    #endif
 
     // https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/prefersephemeralwebbrowsersession
     @available(iOS 13.0, macOS 10.15, *)
@@ -51,6 +56,7 @@ open class ASWebAuthenticationSession: NSObject {
     open func cancel() {}
 }
 
+#if !SDKSTUB_OS_watchOS
 // https://developer.apple.com/documentation/authenticationservices/aswebauthenticationpresentationcontextproviding
 // `@MainActor protocol ASWebAuthenticationPresentationContextProviding : NSObjectProtocol`
 @available(iOS 13.0, macOS 10.15, visionOS 1.0, *)
@@ -58,6 +64,7 @@ open class ASWebAuthenticationSession: NSObject {
     // https://developer.apple.com/documentation/authenticationservices/aswebauthenticationpresentationcontextproviding/presentationanchor(for:)
     func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor
 }
+#endif
 
 // https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsessionerror
 @available(iOS 12.0, macOS 10.15, *)
@@ -137,8 +144,10 @@ open class ASAuthorizationController: NSObject {
     public init(authorizationRequests: [ASAuthorizationRequest]) {}
     // https://developer.apple.com/documentation/authenticationservices/asauthorizationcontroller/delegate
     open weak var delegate: (any ASAuthorizationControllerDelegate)?
+    #if !SDKSTUB_OS_watchOS
     // https://developer.apple.com/documentation/authenticationservices/asauthorizationcontroller/presentationcontextprovider
     open weak var presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)?
+    #endif
     // https://developer.apple.com/documentation/authenticationservices/asauthorizationcontroller/performrequests()
     open func performRequests() {}
 }
@@ -159,6 +168,7 @@ extension ASAuthorizationControllerDelegate {
     public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {}
 }
 
+#if !SDKSTUB_OS_watchOS
 // https://developer.apple.com/documentation/authenticationservices/asauthorizationcontrollerpresentationcontextproviding
 // `@MainActor protocol ASAuthorizationControllerPresentationContextProviding : NSObjectProtocol`
 @available(iOS 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, *)
@@ -166,11 +176,15 @@ extension ASAuthorizationControllerDelegate {
     // https://developer.apple.com/documentation/authenticationservices/asauthorizationcontrollerpresentationcontextproviding/presentationanchor(for:)
     func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor
 }
+#endif
 
 // https://developer.apple.com/documentation/authenticationservices/asauthorizationerror
 @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, visionOS 1.0, *)
 public struct ASAuthorizationError: Error, Hashable {
-    // https://developer.apple.com/documentation/authenticationservices/asauthorizationerror/code
+    // https://developer.apple.com/documentation/authenticationservices/asauthorizationerror-swift.struct/code
+    // An NS_ERROR_ENUM: open to new cases (not NS_CLOSED_ENUM), and check.sh builds the stubs with library
+    // evolution, so, as in Xcode, a `switch` over it without `@unknown default` does not compile.
+    // All eleven cases, 1000-1010, with the platforms each case's page lists.
     public enum Code: Int, @unchecked Sendable, Equatable {
         case unknown = 1000
         case canceled = 1001
@@ -178,6 +192,21 @@ public struct ASAuthorizationError: Error, Hashable {
         case notHandled = 1003
         case failed = 1004
         case notInteractive = 1005
+        // .../code/matchedexcludedcredential
+        @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        case matchedExcludedCredential = 1006
+        // .../code/credentialimport
+        @available(iOS 18.2, macOS 15.2, visionOS 2.2, *)
+        case credentialImport = 1007
+        // .../code/credentialexport
+        @available(iOS 18.2, macOS 15.2, visionOS 2.2, *)
+        case credentialExport = 1008
+        // .../code/prefersigninwithapple
+        @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+        case preferSignInWithApple = 1009
+        // .../code/devicenotconfiguredforpasskeycreation
+        @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+        case deviceNotConfiguredForPasskeyCreation = 1010
     }
     public var code: Code { stub() }
     // https://developer.apple.com/documentation/authenticationservices/asauthorizationerror/canceled

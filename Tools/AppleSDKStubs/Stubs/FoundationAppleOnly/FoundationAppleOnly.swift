@@ -45,3 +45,24 @@ extension NotificationCenter {
         }
     }
 }
+
+// Darwin notifications (notify.h), which `import Foundation` brings on Apple platforms through Darwin.
+// Imported C functions: nonisolated. The handler is a C block typedef, so an optional (escaping) closure.
+// https://developer.apple.com/documentation/darwinnotify/notify_handler_t
+public typealias notify_handler_t = (Int32) -> Void
+// https://developer.apple.com/documentation/darwinnotify/notify_post(_:)
+public func notify_post(_ name: UnsafePointer<CChar>!) -> UInt32 {
+    fatalError("Apple SDK interface stub: type-checking only")
+}
+// https://developer.apple.com/documentation/darwinnotify/notify_register_dispatch(_:_:_:_:)
+@available(iOS 3.2, macOS 10.6, watchOS 2.0, visionOS 1.0, *)
+public func notify_register_dispatch(
+    _ name: UnsafePointer<CChar>!, _ out_token: UnsafeMutablePointer<Int32>!, _ queue: DispatchQueue!,
+    _ handler: notify_handler_t!
+) -> UInt32 {
+    fatalError("Apple SDK interface stub: type-checking only")
+}
+// https://developer.apple.com/documentation/darwinnotify/notify_cancel(_:)
+public func notify_cancel(_ token: Int32) -> UInt32 {
+    fatalError("Apple SDK interface stub: type-checking only")
+}

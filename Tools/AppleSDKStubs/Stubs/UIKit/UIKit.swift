@@ -1,7 +1,14 @@
 // Interface stub of Apple's UIKit: the declarations SessionKit and the sample
 // app use, as Apple's pages declare them (`@MainActor` classes included).
 // Type-checking only (see ../../check.sh).
+//
+// Built per platform (check.sh passes the platform's SDKSTUB_OS_* flag): watchOS
+// has a UIKit of colours, fonts and images, but no UIApplication, UIScene,
+// UIView or UIWindow (their pages list iOS, iPadOS, Mac Catalyst, tvOS and
+// visionOS only), so code using them on watchOS fails here as in Xcode.
 import Foundation
+
+#if !SDKSTUB_OS_watchOS
 
 // https://developer.apple.com/documentation/uikit/uiresponder — `@MainActor class UIResponder`
 @available(iOS 2.0, tvOS 9.0, visionOS 1.0, *)
@@ -64,6 +71,10 @@ import Foundation
 // https://developer.apple.com/documentation/uikit/uiwindow — `@MainActor class UIWindow`
 @available(iOS 2.0, tvOS 9.0, visionOS 1.0, *)
 @MainActor open class UIWindow: UIView {
+    // https://developer.apple.com/documentation/uikit/uiwindow/init() — `convenience init()`, deprecated in
+    // iOS, iPadOS, Mac Catalyst, tvOS and visionOS 26.0 (its page: "2.0 - 26.0"). Linux cannot check a
+    // platform version, so the stub deprecates it outright: a call warns, and warnings fail the check.
+    @available(*, deprecated, message: "deprecated in iOS 26.0: use init(windowScene:)")
     override public init() {}
     // https://developer.apple.com/documentation/uikit/uiwindow/init(windowscene:)
     @available(iOS 13.0, tvOS 13.0, *)
@@ -71,5 +82,6 @@ import Foundation
     // https://developer.apple.com/documentation/uikit/uiwindow/iskeywindow
     open var isKeyWindow: Bool { stub() }
 }
+#endif
 
 func stub() -> Never { fatalError("Apple SDK interface stub: type-checking only") }
