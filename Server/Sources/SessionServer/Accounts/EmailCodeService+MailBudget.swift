@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The domain's and the server's mail budgets (docs/DESIGN.md, "Rate limits";
 /// issue 37, item 3).

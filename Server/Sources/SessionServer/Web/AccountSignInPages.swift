@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import SessionCore
 
 /// The ways into `/account` (docs/SERVER.md, "The account page"): an emailed
