@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import SessionKitTesting
 import Testing
 @testable import SessionServer
