@@ -30,6 +30,8 @@ public struct AuthServer: Sendable {
     let sessions: SessionService
     let oauth: OAuthService
     let codes: EmailCodeService
+    /// Every rate limiter, built once from ``RateLimitRule/all``.
+    let limiters: RateLimiters
     /// Sends mail in the background; `nil` without mail delivery.
     let mailQueue: MailQueue?
     let logger: Logger
@@ -51,6 +53,8 @@ public struct AuthServer: Sendable {
             refreshInterval: configuration.keyRefreshInterval, logger: logger)
         let metrics = ServerMetrics()
         let hasher = PasswordHasher(cost: configuration.bcryptCost)
+        let limiters = RateLimiters(configuration: configuration, store: store)
+        self.limiters = limiters
         self.configuration = configuration
         self.store = store
         self.keyRing = keyRing
@@ -67,9 +71,8 @@ public struct AuthServer: Sendable {
             hasher: hasher,
             decoyHash: await hasher.hash(RefreshTokenCodec.generate()),
             configuration: configuration, metrics: metrics,
-            emailLimiter: Self.limiter("sign-in-email", configuration.passwordSignInsPerMinutePerEmail, configuration, store),
-            emailHourLimiter: Self.limiter(
-                "sign-in-email-hour", configuration.passwordSignInsPerHourPerEmail, configuration, store, window: 3600),
+            emailLimiter: limiters[.signInEmail], emailHourLimiter: limiters[.signInEmailHour],
+            passwordCheckAudit: limiters[.passwordCheckAudit],
             logger: logger)
         if !configuration.oauthProviders.isEmpty {
             logger.info("OAuth providers enabled", metadata: ["providers": "\(configuration.oauthProviders.map(\.name))"])
@@ -96,14 +99,11 @@ public struct AuthServer: Sendable {
         self.mailQueue = mailQueue
         self.codes = EmailCodeService(
             sessions: sessions, mail: configuration.mail, queue: mailQueue,
-            addressLimiter: Self.limiter("email-address", configuration.emailsPerMinutePerAddress, configuration, store),
-            guessLimiters: [
-                Self.limiter("email-code-hour", configuration.emailCodeGuessesPerHourPerAddress, configuration, store, window: 3600),
-                Self.limiter("email-code-day", configuration.emailCodeGuessesPerDayPerAddress, configuration, store, window: 86_400),
-            ],
-            lockoutAudit: Self.limiter("email-code-audit", 1, configuration, store, window: 3600),
-            domainLimiter: Self.limiter("mail-domain", configuration.mailsPerMinutePerDomain, configuration, store),
-            globalLimiter: Self.limiter("mail-global", configuration.mailsPerHour, configuration, store, window: 3600),
+            addressLimiter: limiters[.emailAddress], guessLimiters: [limiters[.emailCodeHour], limiters[.emailCodeDay]],
+            addressGuessLimiter: limiters[.emailCodeAddressDay], nonceLimiters: [limiters[.nonceUserHour], limiters[.nonceUserDay]],
+            lockoutAudit: limiters[.emailCodeAudit], domainLimiter: limiters[.mailDomain],
+            domainBulkLimiter: limiters[.mailDomainBulk], globalLimiter: limiters[.mailGlobal],
+            globalBulkLimiter: limiters[.mailGlobalBulk],
             logger: logger)
     }
 
@@ -114,18 +114,6 @@ public struct AuthServer: Sendable {
         let sealed = try await keyRing.sealStoredKeys()
         if sealed > 0 { logger.notice("Sealed signing keys under the key-encryption key", metadata: ["count": "\(sealed)"]) }
         try await keyRing.load()
-    }
-
-    /// A limiter every replica shares on PostgreSQL, this process's own on SQLite
-    /// (docs/DESIGN.md, "Rate limits").
-    static func limiter(
-        _ name: String, _ limit: Int, _ configuration: AuthServerConfiguration, _ store: AuthStore,
-        window: TimeInterval = 60
-    ) -> any RateLimiting {
-        switch store.flavor {
-        case .postgres: SharedRateLimiter(store: store, name: name, limit: limit, window: window, clock: configuration.clock)
-        case .sqlite: RateLimiter(limit: limit, window: window, clock: configuration.clock)
-        }
     }
 
     /// A new service-role key (docs/ADMIN.md): the admin API's credential,
@@ -146,6 +134,8 @@ public struct AuthServer: Sendable {
     /// All routes: `/auth/v1` (GoTrue), `/v1` (gateway), `/metrics`, `/openapi.yaml`.
     public func buildRouter() -> Router<AuthRequestContext> {
         let router = Router(context: AuthRequestContext.self)
+        // First, so every route, limit and log line sees the one resolved client address.
+        router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
         // Browsers running supabase-js call the API cross-origin, from the
         // origins the operator lists; tokens travel in headers, never
@@ -160,7 +150,7 @@ public struct AuthServer: Sendable {
                 exposedHeaders: ["X-Supabase-Api-Version", "Retry-After", "WWW-Authenticate"])))
         let metricsAccess = MetricsAccess(token: configuration.metricsToken)
         router.get("metrics") { request, context in
-            switch metricsAccess.decide(headers: request.headers, peer: context.remoteIP) {
+            switch metricsAccess.decide(headers: request.headers, peer: context.peerIP) {
             case .allowed: break
             case .needsToken:
                 return Response(
@@ -184,31 +174,19 @@ public struct AuthServer: Sendable {
         let goTrue = router.group("auth/v1").add(middleware: GoTrueErrorMiddleware(metrics: metrics))
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
-            ipLimiter: Self.limiter("token-ip", configuration.tokenRequestsPerMinutePerIP, configuration, store),
-            mailIPLimiter: Self.limiter("mail-ip", configuration.mailRequestsPerMinutePerIP, configuration, store),
-            userUpdateLimiter: Self.limiter("user-update", configuration.userUpdatesPerMinutePerUser, configuration, store),
-            authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth, codes: codes
+            ipLimiter: limiters[.tokenIP], mailIPLimiter: limiters[.mailIP], userUpdateLimiter: limiters[.userUpdate],
+            authMiddleware: authMiddleware, oauth: oauth, codes: codes
         ).register(on: goTrue)
-        let trustedProxies = configuration.trustedProxies
         AdminRoutes(
             admin: AdminService(sessions: sessions), externalURL: configuration.externalURL,
-            redirects: configuration.redirectAllowList,
-            ip: { request, context in
-                trustedProxies.clientAddress(
-                    peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!]
-                )?.description
-            }
+            redirects: configuration.redirectAllowList, ip: { _, context in context.clientIP }
         ).register(on: goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock)))
-        WebConsole(server: self, trustedProxies: trustedProxies).register(on: router)
+        WebConsole(server: self).register(on: router)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))
             .add(middleware: authMiddleware)
-            .add(
-                middleware: RateLimitMiddleware(
-                    limiter: Self.limiter("gateway-user", configuration.gatewayRequestsPerMinutePerUser, configuration, store)))
-        GatewayRoutes(
-            store: store, clock: configuration.clock, presence: codes.presence, trustedProxies: configuration.trustedProxies
-        ).register(on: gateway)
+            .add(middleware: RateLimitMiddleware(limiter: limiters[.gatewayUser]))
+        GatewayRoutes(store: store, clock: configuration.clock, presence: codes.presence).register(on: gateway)
         // Last, so it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes.map { ($0.path.description, $0.method) }))
         return router

@@ -115,7 +115,15 @@ struct AdminService: Sendable {
                 field: "type", "type must be magiclink, signup or recovery; invite and email_change are not supported.")
         }
         guard let user else { throw AuthError.notFound }
-        let purpose: AuthStore.OneTimeTokenPurpose = request.type == "recovery" ? .recovery : .signIn
+        // A signup link is the sign-up's confirmation: it keeps the password the admin
+        // just set, as GoTrue does (issue 37, item 11). A sign-in code would clear it,
+        // since an unconfirmed account's password is nobody's proof.
+        let purpose: AuthStore.OneTimeTokenPurpose =
+            switch request.type {
+            case "recovery": .recovery
+            case "signup": .signUp
+            default: .signIn
+            }
         let code = EmailCodeService.newCode()
         let token = RefreshTokenCodec.generate()
         try await store.issueOneTimeToken(

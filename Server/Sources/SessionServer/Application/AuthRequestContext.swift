@@ -21,14 +21,28 @@ public struct AuthenticatedIdentity: Sendable, Hashable {
 public struct AuthRequestContext: AuthenticatedRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var identity: AuthenticatedIdentity?
-    /// The peer's IP address, when the request came over a socket.
-    public let remoteIP: String?
+    /// The socket peer's IP address, when the request came over a socket: a
+    /// proxy's, behind one. Only ``ClientAddressMiddleware`` and `/metrics`
+    /// (which answers unforwarded local requests) read it; everything else
+    /// reads ``clientAddress``.
+    public let peerIP: String?
+    /// The client's address as ``ClientAddressMiddleware`` resolved it once
+    /// for this request (behind a trusted proxy, the forwarded client);
+    /// `nil` when the peer is unknown.
+    public internal(set) var clientAddress: IPAddress?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.identity = nil
-        self.remoteIP = source.channel.remoteAddress?.ipAddress
+        self.peerIP = source.channel.remoteAddress?.ipAddress
+        self.clientAddress = nil
     }
+
+    /// The client's address as text, for sessions and audit entries.
+    var clientIP: String? { clientAddress?.description }
+
+    /// The key a per-IP limiter counts this request under (per /64 for IPv6).
+    var clientRateLimitKey: String { clientAddress?.rateLimitKey ?? "unknown" }
 
     /// Bodies above 64 KiB are refused (docs/DESIGN.md, "Bad input").
     public var maxUploadSize: Int { RequestDecoding.maximumBodySize }

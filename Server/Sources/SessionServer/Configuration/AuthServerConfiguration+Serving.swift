@@ -6,18 +6,33 @@ extension AuthServerConfiguration {
     /// Without a key-encryption key the signing keys are sealed with a key
     /// built into the public source, so a copy of the database mints any
     /// token, service-role included (issue 29). That is refused unless the
-    /// server is reachable from this machine only (loopback) or the operator
-    /// says `--insecure-default-key` (docs/ADMIN.md, "The key-encryption key").
+    /// server is reachable from this machine only or the operator says
+    /// `--insecure-default-key` (docs/ADMIN.md, "The key-encryption key").
+    /// Reachable means a host beyond loopback, and also (issue 37, item 5) a
+    /// public `--external-url` or any trusted proxy: the common layout of a
+    /// proxy on the same host binds to 127.0.0.1 and serves the world.
     public var refusalToServe: ConfigurationError? {
-        guard keyEncryptionKey == nil, !insecureDefaultKey, !Self.isLoopback(host) else { return nil }
+        guard keyEncryptionKey == nil, !insecureDefaultKey, let reason = reachability else { return nil }
         return ConfigurationError(
             """
-            No key-encryption key, and --host \(host) is reachable from other machines: the signing keys would be \
+            No key-encryption key, and \(reason): the signing keys would be \
             sealed with the key built into auth-server, so a copy of the database could mint tokens. Create one \
             (openssl rand -base64 32 > kek && chmod 600 kek) and pass --key-encryption-key-file kek \
             (or AUTH_SERVER_KEY_ENCRYPTION_KEY_FILE); an existing database moves onto it at the next start \
             (docs/ADMIN.md, "The key-encryption key"). To run anyway, pass --insecure-default-key.
             """)
+    }
+
+    /// Why other machines reach this server, or `nil` when only this one does.
+    private var reachability: String? {
+        if !Self.isLoopback(host) { return "--host \(host) is reachable from other machines" }
+        if let externalURL, !Self.isLoopback(externalURL.host ?? "") {
+            return "--external-url \(externalURL.absoluteString.prefix(100)) serves other machines through a proxy"
+        }
+        if !trustedProxies.ranges.isEmpty {
+            return "--trusted-proxies \(trustedProxies.description.prefix(100)) names a proxy that serves other machines"
+        }
+        return nil
     }
 
     /// `localhost`, `127.0.0.0/8` and `::1`: interfaces no other machine reaches.

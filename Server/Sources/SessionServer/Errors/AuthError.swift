@@ -166,6 +166,13 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
             "Too many codes were tried for this address. Wait \(wait), then ask for a new code and type it carefully.",
             retryAfter: seconds)
     }
+    /// A `current_password` check refused: the account's password budget (shared with sign-in) is spent.
+    public static func passwordChecksLimited(retryAfter seconds: Int) -> AuthError {
+        let wait = seconds >= 120 ? "\(seconds / 60) minutes" : "\(seconds) seconds"
+        return AuthError(
+            .rateLimited, "Too many passwords were tried for this account. Wait \(wait), then type your current password again.",
+            retryAfter: seconds)
+    }
     public static func emailRateLimited(retryAfter seconds: Int) -> AuthError {
         AuthError(
             .emailRateLimited, "For security purposes, you can only request this after \(seconds) seconds.",

@@ -12,6 +12,13 @@ import SessionCore
 ///
 /// Errors are thrown as ``AuthError``, which answers in the gateway envelope
 /// unless an outer middleware maps it (the GoTrue routes do).
+///
+/// - Important: with `sessions` (this server's own routes, ``AuthStore``) a
+///   sign-out, a revocation or a ban refuses the token at once, within the
+///   session check cache's second on other replicas. Without it (a resource
+///   server that verifies the JWT alone, as GoTrue's clients do) a token stays
+///   valid until its `exp` after any of them: up to the access-token lifetime
+///   (an hour by default). Pass a ``SessionValidator`` where that window matters.
 public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware {
     let verifier: AccessTokenVerifier
     let sessions: (any SessionValidator)?

@@ -36,6 +36,13 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The network the address belongs to, for budgets an attacker should not
+    /// spend for everyone (issue 37, item 6): its /24 for IPv4, its /48 for
+    /// IPv6 (a site's usual allocation), so one attacker's network is one key.
+    public var networkKey: String {
+        IPRange(network: self, prefixLength: isIPv6 ? 48 : 24).description
+    }
+
     /// The key rate limits count by: the address, or for IPv6 its /64
     /// (one subscriber usually holds a whole /64, and would otherwise get a
     /// fresh limit from each of its 2^64 addresses).

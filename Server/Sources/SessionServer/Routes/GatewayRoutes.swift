@@ -10,8 +10,6 @@ struct GatewayRoutes: Sendable {
     let store: AuthStore
     let clock: any SessionClock
     let presence: PresenceCheck
-    /// Whose `X-Forwarded-For` to believe, for the audit entry's IP.
-    let trustedProxies: TrustedProxies
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.get("auth/me") { _, context in
@@ -53,9 +51,17 @@ struct GatewayRoutes: Sendable {
                         ip: $0.ip, current: $0.id == identity.sessionID)
                 })
         }
-        group.delete("sessions/:id") { _, context in
+        group.delete("sessions/:id") { request, context in
             let identity = try context.requireIdentity()
             let id = try context.parameters.require("id")
+            if id != identity.sessionID {
+                // Another device: the proof `/account` asks for (issue 37, item 8). Its own session needs none.
+                guard let user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+                let proof = try await RequestDecoding.decodeIfPresent(PresenceProof.self, from: request)
+                try await presence.require(
+                    identity, user: user, currentPassword: proof?.currentPassword, nonce: proof?.nonce,
+                    ip: clientIP(request, context))
+            }
             guard try await store.revokeSession(id: id, userID: identity.userID, reason: "logout", now: clock.now) else {
                 throw AuthError.notFound
             }
@@ -66,10 +72,8 @@ struct GatewayRoutes: Sendable {
 }
 
 extension GatewayRoutes {
-    func clientIP(_ request: Request, _ context: AuthRequestContext) -> String? {
-        trustedProxies.clientAddress(
-            peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!])?.description
-    }
+    /// The client's address for audit entries, as ``ClientAddressMiddleware`` resolved it.
+    func clientIP(_ request: Request, _ context: AuthRequestContext) -> String? { context.clientIP }
 }
 
 /// `DELETE /v1/auth/me` body, optional: the proof of presence when the session signed in too long ago.

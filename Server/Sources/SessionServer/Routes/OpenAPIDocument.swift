@@ -387,11 +387,29 @@ paths:
             type: string
             enum: [local, global, others]
             default: global
+      description: >-
+        `scope=others` signs every other device out and needs proof of
+        presence, as `/account` does: `current_password` in the body (it
+        spends the account's sign-in budget), a `nonce` mailed by
+        `/reauthenticate`, or a session that signed in within the
+        re-authentication window; otherwise 400 `reauthentication_needed`.
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                current_password: { type: string }
+                nonce: { type: string }
       responses:
         "204": { description: Signed out. }
         "400": { $ref: "#/components/responses/GoTrueError" }
         "401": { $ref: "#/components/responses/GoTrueError" }
         "403": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/admin/users:
     get:
@@ -674,8 +692,23 @@ paths:
     delete:
       tags: [gateway]
       operationId: revokeSession
+      description: >-
+        Signs one device out. Another device's session needs proof of
+        presence: `current_password` in the body, a `nonce` mailed by
+        `/auth/v1/reauthenticate`, or a session that signed in within the
+        re-authentication window; otherwise 403 `REAUTHENTICATION_REQUIRED`.
+        The caller's own session needs none.
       parameters:
         - { $ref: "#/components/parameters/ID" }
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                current_password: { type: string }
+                nonce: { type: string }
       responses:
         "200":
           description: The session was revoked.
@@ -691,8 +724,11 @@ paths:
                     required: [revoked]
                     properties:
                       revoked: { type: boolean }
+        "400": { $ref: "#/components/responses/GatewayError" }
         "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/GatewayError" }
         "404": { $ref: "#/components/responses/GatewayError" }
+        "413": { $ref: "#/components/responses/GatewayError" }
         "429": { $ref: "#/components/responses/RateLimited" }
         "503": { $ref: "#/components/responses/Unavailable" }
   /v1/activities:

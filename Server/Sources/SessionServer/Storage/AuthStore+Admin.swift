@@ -53,7 +53,7 @@ extension AuthStore {
         _ change: AdminUserChange, to id: String, audit: (actor: String, ip: String?), now: Date
     ) async throws -> UserRecord {
         let flavor = driver.flavor
-        let user: UserRecord = try await changingUsers { db in
+        let user: UserRecord = try await revokingSessions(changingUsers: true) { db in
             guard
                 var user = try await db.raw("SELECT * FROM users WHERE id = \(bind: id)\(unsafeRaw: flavor.forUpdate)")
                     .first().map(Self.user(from:))
@@ -103,7 +103,6 @@ extension AuthStore {
             user.identities = try await Self.fetchIdentities(userID: id, on: db)
             return user
         }
-        sessionChecks.forgetAll()
         return user
     }
 }

@@ -44,6 +44,15 @@ extension AuthStore {
     ) async throws {
         let metadataText = try Self.encodeMetadata(metadata)
         try await driver.transaction { db in
+            if purpose == .signIn || purpose == .recovery {
+                // Issue 37, item 1: a sign-up's confirmation code keeps the password it came
+                // with; once anyone asks for another code for the address, whoever signed it
+                // up first (perhaps an attacker, with the mail in the owner's inbox) gets no
+                // such confirmation. A confirmed address has no sign-up code: nothing to void.
+                try await db.raw(
+                    "DELETE FROM one_time_tokens WHERE email = \(bind: email) AND purpose = \(bind: OneTimeTokenPurpose.signUp.rawValue)"
+                ).run()
+            }
             // An upsert, not delete-then-insert: two requests at once for one
             // address leave exactly one row on both databases.
             try await db.raw(
@@ -80,8 +89,7 @@ extension AuthStore {
         let forUpdate = driver.flavor.forUpdate
         let names = purposes.map(\.rawValue)
         // Sessions may have ended (an unproven password cleared): no cached check may outlive that.
-        defer { sessionChecks.forgetAll() }
-        return try await changingUsers { db in
+        return try await revokingSessions(changingUsers: true) { db in
             let query: SQLQueryString =
                 switch lookup {
                 case .code(let email, _):
@@ -126,7 +134,7 @@ extension AuthStore {
                     metadata: try row.string("user_metadata"), now: now, on: db)
             else { return nil }
             if purpose != .signUp {
-                try await Self.forgetUnprovenPassword(userID: userID, now: now, on: db)
+                try await Self.forgetUnprovenSignUp(userID: userID, now: now, on: db)
             }
             // The code proves the mailbox: the address is confirmed from now on.
             try await db.raw(
@@ -164,9 +172,10 @@ extension AuthStore {
     /// The pre-hijacking defence (docs/DESIGN.md, "Confirming a sign-up's
     /// address"): a mailbox proving itself on an address that was never
     /// confirmed meets a password nobody proved, set by whoever signed the
-    /// address up. The password is cleared and every session of the account
-    /// ends, so what that person set up no longer opens it.
-    private static func forgetUnprovenPassword(userID: String, now: Date, on db: any SQLDatabase) async throws {
+    /// address up. The password and the `user_metadata` that came with it are
+    /// cleared and every session of the account ends, so nothing that person
+    /// set up survives (issue 37, item 1).
+    static func forgetUnprovenSignUp(userID: String, now: Date, on db: any SQLDatabase) async throws {
         let unproven = try await db.raw(
             """
             SELECT id FROM users WHERE id = \(bind: userID) AND email_confirmed_at IS NULL AND password_hash <> ''
@@ -174,7 +183,10 @@ extension AuthStore {
         ).first()
         guard unproven != nil else { return }
         try await db.raw(
-            "UPDATE users SET password_hash = '', updated_at = \(bind: now.stored) WHERE id = \(bind: userID)"
+            """
+            UPDATE users SET password_hash = '', user_metadata = '{}', updated_at = \(bind: now.stored)
+            WHERE id = \(bind: userID)
+            """
         ).run()
         try await db.raw(
             """

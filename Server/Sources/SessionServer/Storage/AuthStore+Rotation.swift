@@ -12,6 +12,10 @@ extension AuthStore {
         /// This call found the reuse and revoked the family. Later tries with
         /// any token of the family get the same error but are not new detections.
         case revokedOnReuse(SessionRecord)
+
+        var revokedASession: Bool {
+            if case .revokedOnReuse = self { true } else { false }
+        }
     }
 
     /// Exchanges a refresh token for its successor, in one transaction.
@@ -36,7 +40,8 @@ extension AuthStore {
     ) async throws -> RefreshGrant {
         let presentedHash = RefreshTokenCodec.hash(presented)
         let flavor = driver.flavor
-        let step: RotationStep = try await driver.transaction { db in
+        // Only a detected reuse ends a session; a granted rotation keeps every cached answer.
+        let step: RotationStep = try await revokingSessions(revoked: { $0.revokedASession }) { db in
             // One statement finds the token and its session's user (a session's
             // user never changes, so this read is safe to lock by).
             guard
@@ -166,8 +171,6 @@ extension AuthStore {
         case .grant(let grant): return grant
         case .reject(let error): throw error
         case .revokedOnReuse(let session):
-            // Stop trusting remembered "live" answers for the revoked family now.
-            sessionChecks.forgetAll()
             onReuseDetected(session)
             throw AuthError.refreshTokenAlreadyUsed
         }

@@ -96,12 +96,18 @@ extension AuthStore {
         }
     }
 
-    /// The session with `id` when its user still exists: a session row left
-    /// behind by a deleted user (a race, a hand-edited database) is never live.
-    func sessionOfExistingUser(id: String) async throws -> SessionRecord? {
+    /// The session with `id` when its user still exists and is not banned at
+    /// `now`: a session row left behind by a deleted user (a race, a
+    /// hand-edited database) is never live, and a ban refuses every access
+    /// token at once on every route behind ``AuthMiddleware`` (issue 37, item 7),
+    /// not only at the next refresh.
+    func sessionOfExistingUser(id: String, now: Date) async throws -> SessionRecord? {
         try await driver.transaction { db in
             try await db.raw(
-                "SELECT s.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(bind: id)"
+                """
+                SELECT s.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(bind: id)
+                AND (u.banned_until IS NULL OR u.banned_until <= \(bind: now.stored))
+                """
             ).first().map(Self.session(from:))
         }
     }
@@ -123,7 +129,7 @@ extension AuthStore {
     /// - Returns: `false` when the user has no such active session.
     @discardableResult
     public func revokeSession(id: String, userID: String, reason: String, now: Date) async throws -> Bool {
-        let revoked = try await driver.transaction { db in
+        try await revokingSessions(revoked: { $0 }) { db in
             let rows = try await db.raw(
                 """
                 SELECT id FROM sessions WHERE id = \(bind: id) AND user_id = \(bind: userID) AND revoked_at IS NULL
@@ -138,14 +144,11 @@ extension AuthStore {
             ).run()
             return true
         }
-        // After the commit, so no check can re-learn the old answer.
-        if revoked { sessionChecks.forgetAll() }
-        return revoked
     }
 
     /// Ends every session of `userID`, except `keeping` when given.
     public func revokeSessions(userID: String, keeping: String?, reason: String, now: Date) async throws {
-        try await driver.transaction { db in
+        try await revokingSessions { db in
             try await db.raw(
                 """
                 UPDATE sessions SET revoked_at = \(bind: now.stored), revoked_reason = \(bind: reason)
@@ -153,7 +156,6 @@ extension AuthStore {
                 """
             ).run()
         }
-        sessionChecks.forgetAll()
     }
 
     /// Every refresh token row of a session (tests use this to check only hashes are stored).

@@ -135,7 +135,7 @@ extension AuthStore {
     ///   transaction: the entry exists exactly when the deletion does.
     public func deleteUser(id: String, audit: AuditActor? = nil) async throws {
         let flavor = driver.flavor
-        try await changingUsers { db in
+        try await revokingSessions(changingUsers: true) { db in
             try await db.raw("SELECT id FROM users WHERE id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
             try await db.raw("SELECT id FROM sessions WHERE user_id = \(bind: id)\(unsafeRaw: flavor.forUpdate)").run()
             try await db.raw(
@@ -155,7 +155,6 @@ extension AuthStore {
                     on: db)
             }
         }
-        sessionChecks.forgetAll()
     }
 }
 
@@ -169,7 +168,7 @@ extension AuthStore {
     /// - Parameter ip: where the change came from, for the audit entry
     ///   (`password_changed`, written in the same transaction).
     public func changePassword(userID: String, hash: String, keeping: String?, now: Date, ip: String? = nil) async throws {
-        try await changingUsers { db in
+        try await revokingSessions(changingUsers: true) { db in
             guard
                 try await db.raw("SELECT id FROM users WHERE id = \(bind: userID)\(unsafeRaw: driver.flavor.forUpdate)")
                     .first() != nil
@@ -189,7 +188,5 @@ extension AuthStore {
             try await Self.insertAudit(
                 actor: userID, action: "password_changed", target: userID, ip: ip, details: [:], now: now, on: db)
         }
-        // After the commit, so no check can re-learn the old answer.
-        sessionChecks.forgetAll()
     }
 }

@@ -44,6 +44,7 @@ struct AccountPages: Sendable {
                 let user = try await sessions.store.user(id: userID)
             else { return WebPages.refused(title: Self.title) }
             do {
+                try await signIn.mailLimit(request, context)
                 try await codes.sendReauthentication(to: user, ip: origin(request, context).ip, from: "account page")
             } catch let error as AuthError {
                 return try await accountPage(user, signedIn, error: error.message, status: GoTrueError(error).status)
@@ -57,7 +58,7 @@ struct AccountPages: Sendable {
             do {
                 try await requirePresence(user, signedIn, form, request, context)
             } catch let error as AuthError {
-                return try await accountPage(user, signedIn, error: error.message, status: .badRequest)
+                return try await refused(error, user, signedIn)
             }
             try await sessions.store.revokeSessions(
                 userID: userID, keeping: signedIn.sessionID, reason: "logout", now: sessions.clock.now)
@@ -77,7 +78,7 @@ struct AccountPages: Sendable {
                     userID: userID, hash: hash, keeping: signedIn.sessionID, now: sessions.clock.now,
                     ip: origin(request, context).ip)
             } catch let error as AuthError {
-                return try await accountPage(user, signedIn, error: error.message, status: .badRequest)
+                return try await refused(error, user, signedIn)
             }
             return WebPages.seeOther("/account?done=password")
         }
@@ -91,7 +92,7 @@ struct AccountPages: Sendable {
                 }
                 try await requirePresence(user, signedIn, form, request, context)
             } catch let error as AuthError {
-                return try await accountPage(user, signedIn, error: error.message, status: .badRequest)
+                return try await refused(error, user, signedIn)
             }
             try await sessions.store.deleteUser(
                 id: userID,
@@ -119,6 +120,16 @@ struct AccountPages: Sendable {
         try await sessions.store.audit(
             actor: userID, action: "logout", target: target, ip: origin(request, context).ip,
             details: ["scope": .string(scope), "from": "account page"], now: sessions.clock.now)
+    }
+
+    /// A refused sensitive action, on the page: 400, or 429 with `Retry-After`
+    /// when a budget refused it (the account's password checks, issue 37, item 2).
+    private func refused(_ error: AuthError, _ user: UserRecord, _ signedIn: AuthStore.WebSession) async throws -> Response {
+        let mapped = GoTrueError(error)
+        let limited = mapped.status == .tooManyRequests
+        var response = try await accountPage(user, signedIn, error: error.message, status: limited ? .tooManyRequests : .badRequest)
+        if limited, let retry = mapped.headers[.retryAfter] { response.headers[.retryAfter] = retry }
+        return response
     }
 
     /// The current password, a mailed code, or a sign-in on this page within

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import SessionCore
 
 /// The ways into `/account` (docs/SERVER.md, "The account page"): an emailed
@@ -142,8 +143,15 @@ struct AccountSignInPages: Sendable {
         let query = request.uri.queryParameters
         let cookie = verifierCookie()
         var response: Response
-        if let description = query.get("error_description") ?? query.get("error") {
-            response = signInPage(error: "The provider did not sign you in: \(description.prefix(200))", status: .badRequest)
+        if query.get("error") != nil || query.get("error_description") != nil {
+            // Logged, never shown: a link to this page can carry any text (issue 37, item 12).
+            context.logger.notice(
+                "A provider answered a sign-in with an error",
+                metadata: [
+                    "error": "\(query.get("error")?.prefix(64) ?? "")",
+                    "error_description": "\(query.get("error_description")?.prefix(200) ?? "")",
+                ])
+            response = signInPage(error: ProviderErrorMessage.message(forCode: query.get("error")), status: .badRequest)
         } else if let code = query.get("code"), let verifier = cookie.value(in: request.headers), !verifier.isEmpty {
             do {
                 let redeemed = try await oauth.redeemCode(

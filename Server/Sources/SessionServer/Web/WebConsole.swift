@@ -6,34 +6,23 @@ import Hummingbird
 /// scoped to its path.
 struct WebConsole: Sendable {
     let server: AuthServer
-    let trustedProxies: TrustedProxies
 
     func register(on router: Router<AuthRequestContext>) {
         let configuration = server.configuration
         let secure = WebCookie.isSecure(externalURL: configuration.externalURL, host: configuration.host)
-        let limiter = AuthServer.limiter(
-            "web-ip", configuration.tokenRequestsPerMinutePerIP, configuration, server.store)
-        let proxies = trustedProxies
-        let ip: @Sendable (Request, AuthRequestContext) -> String? = { request, context in
-            proxies.clientAddress(peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!])?
-                .description
+        let limiter = server.limiters[.webIP]
+        let ip: @Sendable (Request, AuthRequestContext) -> String? = { _, context in context.clientIP }
+        let limit: @Sendable (Request, AuthRequestContext) async throws -> Void = { _, context in
+            if case .limited(let seconds) = try await limiter.attempt(context.clientRateLimitKey) {
+                throw AuthError.rateLimited(retryAfter: seconds)
+            }
         }
-        let limit: @Sendable (Request, AuthRequestContext) async throws -> Void = { request, context in
-            // Per /64 for IPv6, as the API counts (one subscriber holds a whole /64).
-            let key =
-                proxies.clientAddress(
-                    peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!]
-                )?.rateLimitKey ?? "unknown"
-            if case .limited(let seconds) = try await limiter.attempt(key) { throw AuthError.rateLimited(retryAfter: seconds) }
-        }
-        let mailLimiter = AuthServer.limiter(
-            "web-mail-ip", configuration.mailRequestsPerMinutePerIP, configuration, server.store)
-        let mailLimit: @Sendable (Request, AuthRequestContext) async throws -> Void = { request, context in
-            let key =
-                proxies.clientAddress(
-                    peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!]
-                )?.rateLimitKey ?? "unknown"
-            if case .limited(let seconds) = try await mailLimiter.attempt(key) { throw AuthError.emailRateLimited(retryAfter: seconds) }
+        // The API's per-IP mail budget, shared (issue 37, item 10): one client gets 5 a minute, not 5 on each surface.
+        let mailLimiter = server.limiters[.mailIP]
+        let mailLimit: @Sendable (Request, AuthRequestContext) async throws -> Void = { _, context in
+            if case .limited(let seconds) = try await mailLimiter.attempt(context.clientRateLimitKey) {
+                throw AuthError.emailRateLimited(retryAfter: seconds)
+            }
         }
         let origin: @Sendable (Request, AuthRequestContext) -> SessionService.Origin = { request, context in
             SessionService.Origin(userAgent: request.headers[.userAgent], ip: ip(request, context))

@@ -132,6 +132,21 @@ struct AdminAPITests {
         }
     }
 
+    /// Issue 37, item 11: a signup link issued a sign-in code, so redeeming it
+    /// cleared the password the admin had just set. It keeps it now, as GoTrue.
+    @Test func anAdminsSignupLinkKeepsItsPassword() async throws {
+        try await Self.withAdmin { _, client, key in
+            let link = try await client.send(
+                .post, "/auth/v1/admin/generate_link", json: #"{"type":"signup","email":"ada@example.com","password":"long-enough"}"#,
+                bearer: key
+            ).jsonObject()
+            let hashed = try #require(link["hashed_token"] as? String)
+            let session = try await client.send(.post, "/auth/v1/verify", json: #"{"type":"signup","token_hash":"\#(hashed)"}"#)
+            #expect(session.status == .ok)
+            #expect(try await client.signIn("ada@example.com", password: "long-enough").status == .ok)
+        }
+    }
+
     @Test func theAuditLogRecordsWhoDidWhatAndNoSecret() async throws {
         try await Self.withAdmin { test, client, key in
             let person = try await client.signUp("ada@example.com")

@@ -36,6 +36,32 @@ struct DefaultKeyRefusalTests {
         #expect(try Self.configuration(host: host).refusalToServe == nil)
     }
 
+    /// Issue 37, item 5 (an attack on the common layout): a proxy on the same
+    /// host, the server on 127.0.0.1 behind it. Before the fix these started
+    /// on the built-in key with a warning.
+    @Test(arguments: [
+        ConfigurationOverrides(host: "127.0.0.1", externalURL: "https://auth.example.com"),
+        ConfigurationOverrides(host: "127.0.0.1", trustedProxies: "127.0.0.1"),
+        ConfigurationOverrides(host: "::1", trustedProxies: "::1/128"),
+    ])
+    func aLoopbackHostBehindAProxyIsRefused(flags: ConfigurationOverrides) throws {
+        var configuration = try AuthServerConfiguration.resolve(flags, environment: [:])
+        let refusal = try #require(configuration.refusalToServe)
+        #expect(refusal.description.contains("--insecure-default-key"))
+        configuration.insecureDefaultKey = true
+        #expect(configuration.refusalToServe == nil)
+        configuration.insecureDefaultKey = false
+        configuration.keyEncryptionKey = try KeyEncryptionKey(base64: Data(repeating: 7, count: 32).base64EncodedString())
+        #expect(configuration.refusalToServe == nil)
+    }
+
+    /// A loopback `--external-url` (development) still serves on the built-in key.
+    @Test func aLoopbackExternalURLServesOnTheBuiltInKey() throws {
+        let configuration = try AuthServerConfiguration.resolve(
+            .init(host: "127.0.0.1", externalURL: "http://localhost:8080"), environment: [:])
+        #expect(configuration.refusalToServe == nil)
+    }
+
     @Test func theFlagAndTheEnvironmentAreRead() throws {
         #expect(try AuthServerConfiguration.resolve(.init(insecureDefaultKey: true), environment: [:]).insecureDefaultKey)
         #expect(

@@ -37,23 +37,34 @@ struct MailBudgetTests {
         }
     }
 
+    /// Issue 37, item 3: a spent budget answers as if sent and drops the mail;
+    /// bulk mail has three quarters of it, the rest waits for existing accounts.
     @Test func theServerHasAGlobalBudget() async throws {
-        try await EmailTestServer.run(configure: { $0.mailsPerHour = 3 }) { test, client, _ in
+        try await EmailTestServer.run(configure: { $0.mailsPerHour = 4 }) { test, client, mail in
+            _ = try await client.signUp("ada@example.com")
             for index in 0..<3 { #expect(try await Self.otp(client, "u\(index)@d\(index).example").status == .ok) }
-            let refused = try await Self.otp(client, "u9@d9.example")
-            #expect(refused.status == .tooManyRequests)
-            #expect(refused.goTrueErrorCode == "over_email_send_rate_limit")
+            for _ in 0..<3 { _ = try await mail.next() }
+            // The bulk share is spent: the same answer, no mail.
+            #expect(try await Self.otp(client, "u9@d9.example").status == .ok)
+            await #expect(throws: (any Error).self) { try await mail.next(within: 0.5) }
+            #expect(test.server.metrics.render().contains(#"auth_mail_total{outcome="over_budget"} 1"#))
+            // The reserved share: an existing account's code goes out.
+            #expect(try await Self.otp(client, "ada@example.com").status == .ok)
+            #expect(try await mail.next().to.address == "ada@example.com")
             await test.clock.advance(by: 3601)
             #expect(try await Self.otp(client, "u9@d9.example").status == .ok)
+            #expect(try await mail.next().to.address == "u9@d9.example")
         }
     }
 
     @Test func eachDomainHasACap() async throws {
-        try await EmailTestServer.run(configure: { $0.mailsPerMinutePerDomain = 2 }) { _, client, _ async throws in
-            #expect(try await Self.otp(client, "a@target.example").status == .ok)
-            #expect(try await Self.otp(client, "b@target.example").status == .ok)
-            #expect(try await Self.otp(client, "c@target.example").status == .tooManyRequests)
+        try await EmailTestServer.run(configure: { $0.mailsPerMinutePerDomain = 4 }) { _, client, mail in
+            for name in ["a", "b", "c"] { #expect(try await Self.otp(client, "\(name)@target.example").status == .ok) }
+            for _ in 0..<3 { _ = try await mail.next() }
+            #expect(try await Self.otp(client, "d@target.example").status == .ok)
+            await #expect(throws: (any Error).self) { try await mail.next(within: 0.5) }
             #expect(try await Self.otp(client, "c@other.example").status == .ok)
+            #expect(try await mail.next().to.address == "c@other.example")
         }
     }
 

@@ -17,12 +17,15 @@ public struct SessionService: Sendable {
     let emailLimiter: any RateLimiting
     /// The same per hour: with the per-minute limit, the bound on guesses at one password a day.
     let emailHourLimiter: any RateLimiting
+    /// One audit entry per account an hour when its password budget refuses a check.
+    let passwordCheckAudit: any RateLimiting
     let logger: Logger
 
     var clock: any SessionClock { configuration.clock }
     var presence: PresenceCheck {
         PresenceCheck(
-            store: store, hasher: hasher, decoyHash: decoyHash, window: configuration.reauthenticationWindow, clock: clock)
+            store: store, hasher: hasher, decoyHash: decoyHash, window: configuration.reauthenticationWindow, clock: clock,
+            passwordBudget: [emailLimiter, emailHourLimiter], budgetAudit: passwordCheckAudit, metrics: metrics)
     }
     var policy: RotationPolicy {
         RotationPolicy(

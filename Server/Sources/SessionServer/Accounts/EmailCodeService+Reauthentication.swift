@@ -40,7 +40,7 @@ extension EmailCodeService {
         guard let email = user.email, digits.count == 6, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
             throw AuthError.reauthenticationNotValid
         }
-        try await spendGuess(email, origin: .init(userAgent: nil, ip: ip))
+        try await spendNonceGuess(userID: user.id, address: email, origin: .init(userAgent: nil, ip: ip))
         guard
             try await sessions.store.consumeReauthenticationNonce(
                 email: email, nonce: digits, now: sessions.clock.now, maximumAttempts: configuration.emailCodeAttempts)

@@ -39,6 +39,11 @@ public struct ServerMetrics: Sendable {
         Counter(label: "auth_email_code_guesses_limited_total", factory: factory).increment()
     }
 
+    /// A `current_password` check refused because its account spent its password budget.
+    func passwordChecksLimited() {
+        Counter(label: "auth_password_checks_limited_total", factory: factory).increment()
+    }
+
     func reuseDetected() {
         Counter(label: "auth_refresh_reuse_detected_total", factory: factory).increment()
     }

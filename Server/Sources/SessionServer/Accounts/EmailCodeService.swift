@@ -17,12 +17,19 @@ struct EmailCodeService: Sendable {
     /// Codes presented per address (an hour's, a day's), right or wrong, across
     /// reissues and purposes: the bound on guessing (docs/DESIGN.md, "Email codes and links").
     let guessLimiters: [any RateLimiting]
+    /// The address's own day budget across every network: the backstop on a distributed guesser.
+    let addressGuessLimiter: any RateLimiting
+    /// Nonces presented per signed-in user (an hour's, a day's): a budget of their own,
+    /// so anonymous wrong codes cannot lock a signed-in person out of re-authenticating.
+    let nonceLimiters: [any RateLimiting]
     /// One audit entry per address and hour for a refused guess, not one per refusal.
     let lockoutAudit: any RateLimiting
-    /// Emails per recipient domain.
+    /// Emails queued per recipient domain, and its share for bulk mail.
     let domainLimiter: any RateLimiting
-    /// Emails for the whole server (one key).
+    let domainBulkLimiter: any RateLimiting
+    /// Emails queued for the whole server (one key), and its share for bulk mail.
     let globalLimiter: any RateLimiting
+    let globalBulkLimiter: any RateLimiting
     let logger: Logger
 
     var configuration: AuthServerConfiguration { sessions.configuration }
@@ -111,12 +118,28 @@ struct EmailCodeService: Sendable {
     }
 
     /// Counts a code presented for `address`; refuses it, with an audit
-    /// entry and a metric, once the address's budget is spent. The budget
-    /// belongs to the address, not to a code: asking for a new code does not
-    /// refill it.
+    /// entry and a metric, once the budget is spent. The budget belongs to
+    /// the address, not to a code: asking for a new code does not refill it.
+    /// It is kept per client network (issue 37, item 6): an attacker's wrong
+    /// guesses from one network spend that network's budget, not the owner's
+    /// elsewhere; a larger day budget across all networks bounds a guesser
+    /// spread over many.
     func spendGuess(_ address: String, origin: SessionService.Origin) async throws {
-        for limiter in guessLimiters {
-            guard case .limited(let seconds) = try await limiter.attempt(address) else { continue }
+        let network = origin.ip.flatMap { IPAddress($0) }?.networkKey ?? "unknown"
+        let budgets: [(any RateLimiting, String)] = guessLimiters.map { ($0, address + " from " + network) } + [(addressGuessLimiter, address)]
+        try await spend(budgets, address: address, origin: origin)
+    }
+
+    /// Counts a nonce presented by the signed-in user `userID` against their own budget.
+    func spendNonceGuess(userID: String, address: String, origin: SessionService.Origin) async throws {
+        try await spend(nonceLimiters.map { ($0, userID) }, address: address, origin: origin)
+    }
+
+    private func spend(
+        _ budgets: [(any RateLimiting, String)], address: String, origin: SessionService.Origin
+    ) async throws {
+        for (limiter, key) in budgets {
+            guard case .limited(let seconds) = try await limiter.attempt(key) else { continue }
             sessions.metrics.emailCodeGuessesLimited()
             if case .allowed = try await lockoutAudit.attempt(address) {
                 logger.notice("Email code guesses limited for an address", metadata: ["retry_after": "\(seconds)"])
@@ -134,16 +157,11 @@ struct EmailCodeService: Sendable {
         guard let mail, queue != nil else { throw AuthError.mailUnavailable }
         let email = try SessionService.normalize(email: rawEmail)
         // Before the account lookup, so the limit is the same for every address.
-        if case .limited(let seconds) = try await addressLimiter.attempt(purpose.rawValue + ":" + email) {
+        // Per mailbox, not per string: plus-addressing and Gmail's dots reach one inbox (issue 37, item 10).
+        if case .limited(let seconds) = try await addressLimiter.attempt(purpose.rawValue + ":" + CanonicalMailbox.of(email)) {
             throw AuthError.emailRateLimited(retryAfter: seconds)
         }
-        // Counted for every request, mail or not, so a full budget says nothing about who has an account.
-        let domain = String(email.split(separator: "@").last ?? "")
-        for (limiter, key) in [(domainLimiter, domain), (globalLimiter, "all")] {
-            if case .limited(let seconds) = try await limiter.attempt(key) {
-                throw AuthError.emailRateLimited(retryAfter: seconds)
-            }
-        }
+        // The domain's and the server's budgets count mail queued, in issue(…) (issue 37, item 3).
         return (mail, email)
     }
 
@@ -180,7 +198,9 @@ struct EmailCodeService: Sendable {
             throw AuthError.invalidRequest(field: "email", "This email address cannot receive mail from this server.")
         }
         let message = MailMessage(from: mail.sender, to: recipient, subject: subject, text: text, html: html)
-        if deliver { queue?.enqueue(message, priority: priority) }
+        if try await spendMailBudget(to: email, priority: priority, deliver: deliver) {
+            queue?.enqueue(message, priority: priority)
+        }
     }
 }
 

@@ -28,15 +28,37 @@ extension EmailCodeService {
         } catch let error as AuthError where error == .userAlreadyExists {
             if let existing = try await sessions.store.user(email: email), existing.emailConfirmedAt == nil {
                 // A second sign-up for an address still waiting: neither password is
-                // proven, so neither is kept. The mail's code is a sign-in code, which
-                // clears the first password when redeemed; the person sets one after.
-                try await issue(.signIn, to: email, createUser: false, metadata: [:], link: link, mail: mail, priority: .bulk)
+                // proven, so neither is kept. The first goes now, with its metadata
+                // (an attacker's, perhaps), and the mail's code is a sign-in code;
+                // issuing it voids the first sign-up's confirmation code (issue 37,
+                // item 1). The person sets a password once signed in.
+                try await sessions.store.forgetUnconfirmedSignUp(email: email, now: now)
+                // Mail to an account that exists: from the reserved share of the mail budget.
+                try await issue(.signIn, to: email, createUser: false, metadata: [:], link: link, mail: mail)
+            } else {
+                // A confirmed address gets no mail, but the same work as a new one (issue 37,
+                // item 9): a code row written and the mail budgets asked, so timing says nothing.
+                try await decoyConfirmation(for: email, now: now)
             }
             let standIn = UserRecord(
                 id: UUID().uuidString.lowercased(), email: email, passwordHash: hash, userMetadata: metadata,
                 createdAt: now, updatedAt: now, lastSignInAt: nil, emailConfirmedAt: nil)
             return SignUpAnswer(user: standIn.sessionUser, confirmationSentAt: now)
         }
+    }
+}
+
+extension EmailCodeService {
+    /// The writes a new sign-up makes, for an address that gets no mail: a
+    /// confirmation row under a key no lookup reads (never the address's own,
+    /// which would replace a real code), and the bulk mail budgets on their
+    /// decoy key. The row expires and is pruned as any code.
+    func decoyConfirmation(for email: String, now: Date) async throws {
+        try await sessions.store.issueOneTimeToken(
+            id: UUID().uuidString.lowercased(), purpose: .signUp, email: "decoy " + email, code: Self.newCode(),
+            linkHash: SHA256Hex.of(RefreshTokenCodec.generate()), createUser: false, metadata: [:], now: now,
+            lifetime: configuration.emailCodeLifetime)
+        _ = try await spendMailBudget(to: email, priority: .bulk, deliver: false)
     }
 }
 

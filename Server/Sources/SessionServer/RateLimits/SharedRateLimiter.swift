@@ -6,7 +6,8 @@ import SessionCore
 /// servers behind the load balancer.
 ///
 /// One upsert per request, on one row per key (O(1) work); the process holds
-/// nothing, and the pruning pass deletes windows that ended. Keys are
+/// nothing, and the pruning pass deletes windows that ended, each by its own
+/// limiter's window (the row names its limiter, ``RateLimitRule``). Keys are
 /// stored as SHA-256 of the limiter's name and the key, so the table holds
 /// no address or email.
 public struct SharedRateLimiter: RateLimiting {
@@ -20,7 +21,7 @@ public struct SharedRateLimiter: RateLimiting {
     public func attempt(_ key: String) async throws -> RateLimitDecision {
         let stored = SHA256Hex.of(name + "\u{0}" + key)
         let now = clock.now
-        let (start, count) = try await store.countRateLimited(key: stored, window: window, now: now)
+        let (start, count) = try await store.countRateLimited(key: stored, limiter: name, window: window, now: now)
         guard count > limit else { return .allowed }
         let remaining = window - now.timeIntervalSince(start)
         return .limited(retryAfter: max(1, Int(remaining.rounded(.up))))
