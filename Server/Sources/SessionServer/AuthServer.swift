@@ -190,15 +190,23 @@ public struct AuthServer: Sendable {
             authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth, codes: codes
         ).register(on: goTrue)
         let trustedProxies = configuration.trustedProxies
+        FactorRoutes(
+            factors: FactorService(sessions: sessions, codes: codes, kek: configuration.keyEncryptionKey ?? .embeddedDefault),
+            challengeLimiter: Self.limiter("mfa-challenge-ip", configuration.mfa.requestsPerMinutePerIP, configuration, store),
+            verifyLimiter: Self.limiter("mfa-verify-ip", configuration.mfa.requestsPerMinutePerIP, configuration, store),
+            trustedProxies: trustedProxies
+        ).register(on: goTrue.group().add(middleware: authMiddleware))
+        let clientIP: @Sendable (Request, AuthRequestContext) -> String? = { request, context in
+            trustedProxies.clientAddress(
+                peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!]
+            )?.description
+        }
+        let admin = goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock))
+        AdminFactorRoutes(store: store, clock: configuration.clock, ip: clientIP).register(on: admin)
         AdminRoutes(
             admin: AdminService(sessions: sessions), externalURL: configuration.externalURL,
-            redirects: configuration.redirectAllowList,
-            ip: { request, context in
-                trustedProxies.clientAddress(
-                    peer: context.remoteIP, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!]
-                )?.description
-            }
-        ).register(on: goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock)))
+            redirects: configuration.redirectAllowList, ip: clientIP
+        ).register(on: admin)
         WebConsole(server: self, trustedProxies: trustedProxies).register(on: router)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))
