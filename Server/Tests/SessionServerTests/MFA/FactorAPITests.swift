@@ -1,5 +1,8 @@
 import Foundation
 import HTTPTypes
+import NIOCore
+import SQLKit
+import HTTPTypes
 import HummingbirdTesting
 import SessionCore
 import SessionKitTesting

@@ -1,5 +1,8 @@
 import Foundation
 import HTTPTypes
+import NIOCore
+import SQLKit
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SessionCore

@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTypes
+import NIOCore
+import SQLKit
 import HummingbirdTesting
 import SessionCore
 import SessionKitTesting
