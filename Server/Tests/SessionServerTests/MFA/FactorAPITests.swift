@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import SQLKit
-import HTTPTypes
 import HummingbirdTesting
 import SessionCore
 import SessionKitTesting

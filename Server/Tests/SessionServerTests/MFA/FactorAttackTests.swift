@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import SQLKit
-import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SessionCore
