@@ -177,10 +177,16 @@ public struct AuthServer: Sendable {
             ipLimiter: limiters[.tokenIP], mailIPLimiter: limiters[.mailIP], userUpdateLimiter: limiters[.userUpdate],
             authMiddleware: authMiddleware, oauth: oauth, codes: codes
         ).register(on: goTrue)
+        FactorRoutes(
+            factors: FactorService(sessions: sessions, codes: codes, kek: configuration.keyEncryptionKey ?? .embeddedDefault),
+            challengeLimiter: limiters[.mfaChallengeIP], verifyLimiter: limiters[.mfaVerifyIP]
+        ).register(on: goTrue.group().add(middleware: authMiddleware))
+        let admin = goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock))
+        AdminFactorRoutes(store: store, clock: configuration.clock, ip: { _, context in context.clientIP }).register(on: admin)
         AdminRoutes(
             admin: AdminService(sessions: sessions), externalURL: configuration.externalURL,
             redirects: configuration.redirectAllowList, ip: { _, context in context.clientIP }
-        ).register(on: goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock)))
+        ).register(on: admin)
         WebConsole(server: self).register(on: router)
         let gateway = router.group("v1")
             .add(middleware: GatewayErrorMiddleware(metrics: metrics))

@@ -30,6 +30,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Serve on an interface beyond loopback without a key-encryption key, sealing signing keys with the key built into auth-server (env AUTH_SERVER_INSECURE_DEFAULT_KEY=on). Anyone with a copy of the database can then mint tokens; for throwaway setups only.")
     var insecureDefaultKey = false
 
+    @Option(help: "TOTP second factors: on (default) or off; off stops new enrolments, verified factors keep working (env AUTH_SERVER_MFA_TOTP).")
+    var mfaTotp: String?
+
     @Option(help: "Seconds a connection may sit idle between requests before it is closed (env AUTH_SERVER_IDLE_TIMEOUT; default 60).")
     var idleTimeout: Double?
 
@@ -95,19 +98,20 @@ struct ServerOptions: ParsableArguments {
 
     func configuration() throws -> AuthServerConfiguration {
         do {
-            return try AuthServerConfiguration.resolve(
-                ConfigurationOverrides(
-                    host: host, port: port, database: database, accessTokenTTL: accessTokenTtl,
-                    refreshGrace: refreshGrace, successorRecovery: noSuccessorRecovery ? false : nil, leeway: leeway,
-                    redirectAllowList: redirectAllowList,
-                    oauthProvidersFile: oauthProviders, externalURL: externalUrl,
-                    minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
-                    keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies,
-                    corsOrigins: corsOrigins, keyRefreshInterval: keyRefreshInterval,
-                    appleClientIDs: appleClientIds, appleJWKSURL: appleJwksUrl, appleIssuer: appleIssuer,
-                    smtpURL: smtpUrl, mailFrom: mailFrom, mailTemplates: mailTemplates, smtpCAFile: smtpCaFile,
-                    autoconfirm: autoconfirm ? true : nil, insecureDefaultKey: insecureDefaultKey ? true : nil,
-                    idleTimeout: idleTimeout, requestReadTimeout: requestTimeout, maximumConnections: maxConnections))
+            var overrides = ConfigurationOverrides(
+                host: host, port: port, database: database, accessTokenTTL: accessTokenTtl,
+                refreshGrace: refreshGrace, successorRecovery: noSuccessorRecovery ? false : nil, leeway: leeway,
+                redirectAllowList: redirectAllowList,
+                oauthProvidersFile: oauthProviders, externalURL: externalUrl,
+                minimumPasswordLength: minimumPasswordLength, reauthenticationWindow: reauthenticationWindow,
+                keyEncryptionKeyFile: keyEncryptionKeyFile, trustedProxies: trustedProxies,
+                corsOrigins: corsOrigins, keyRefreshInterval: keyRefreshInterval,
+                appleClientIDs: appleClientIds, appleJWKSURL: appleJwksUrl, appleIssuer: appleIssuer,
+                smtpURL: smtpUrl, mailFrom: mailFrom, mailTemplates: mailTemplates, smtpCAFile: smtpCaFile,
+                autoconfirm: autoconfirm ? true : nil, insecureDefaultKey: insecureDefaultKey ? true : nil,
+                idleTimeout: idleTimeout, requestReadTimeout: requestTimeout, maximumConnections: maxConnections)
+            overrides.mfaTOTP = mfaTotp
+            return try AuthServerConfiguration.resolve(overrides)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -20,6 +20,8 @@ public struct SessionUser: Sendable, Hashable, Codable {
     public var updatedAt: Date?
     /// Until when the account is banned (GoTrue's `banned_until`); `nil` when it is not.
     public var bannedUntil: Date?
+    /// The second factors (GoTrue's `factors`); `nil` when the user has none, as GoTrue leaves the key out.
+    public var factors: [UserFactor]?
 
     public init(
         id: String,
@@ -35,7 +37,8 @@ public struct SessionUser: Sendable, Hashable, Codable {
         isAnonymous: Bool? = false,
         createdAt: Date?,
         updatedAt: Date?,
-        bannedUntil: Date? = nil
+        bannedUntil: Date? = nil,
+        factors: [UserFactor]? = nil
     ) {
         self.id = id
         self.aud = aud
@@ -51,10 +54,11 @@ public struct SessionUser: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.bannedUntil = bannedUntil
+        self.factors = factors
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, aud, role, email, phone, identities
+        case id, aud, role, email, phone, identities, factors
         case emailConfirmedAt = "email_confirmed_at"
         case lastSignInAt = "last_sign_in_at"
         case userMetadata = "user_metadata"
@@ -91,6 +95,7 @@ public struct SessionUser: Sendable, Hashable, Codable {
         createdAt = fields.date(.createdAt)
         updatedAt = fields.date(.updatedAt)
         bannedUntil = fields.date(.bannedUntil)
+        factors = fields.decode([UserFactor].self, .factors)
     }
 }
 

@@ -52,6 +52,8 @@ public struct ConfigurationOverrides: Sendable {
     public var requestReadTimeout: Double?
     /// Connections open at once.
     public var maximumConnections: Int?
+    /// `on` or `off`: TOTP enrolment (`--mfa-totp`).
+    public var mfaTOTP: String?
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
@@ -237,6 +239,7 @@ extension AuthServerConfiguration {
         }
         try configuration.resolveOAuth(flags, environment: environment)
         try configuration.resolveMail(flags, environment: environment)
+        try configuration.resolveMFA(flags, environment: environment)
         return configuration
     }
 }

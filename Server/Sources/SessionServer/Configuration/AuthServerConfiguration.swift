@@ -125,6 +125,8 @@ public struct AuthServerConfiguration: Sendable {
     /// (`--autoconfirm`, GoTrue's `MAILER_AUTOCONFIRM`). Without mail there is
     /// no other way, so it is then implied (``mailerAutoconfirm``).
     public var autoconfirm = false
+    /// Second factors: TOTP enrolment on or off, GoTrue's limits (docs/MFA.md).
+    public var mfa = MFAConfiguration()
 
     /// Whether a password sign-up is confirmed at once and signed in, as
     /// `/settings` reports it: with mail configured and no `--autoconfirm`,

@@ -16,6 +16,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
         case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState, badIDToken
         case emailCodeInvalid, mailUnavailable, emailRateLimited, userBanned, notAdmin, emailNotConfirmed
+        case insufficientAAL, mfaRefused
     }
 
     let kind: Kind
@@ -27,13 +28,19 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public let retryAfter: Int?
     /// Whether the request carried credentials (decides `WWW-Authenticate`).
     public let credentialsSent: Bool
+    /// GoTrue's status and error code where one kind has several (second factors, docs/MFA.md).
+    let goTrue: (status: Int, code: String)?
 
-    init(_ kind: Kind, _ message: String, field: String? = nil, retryAfter: Int? = nil, credentialsSent: Bool = false) {
+    init(
+        _ kind: Kind, _ message: String, field: String? = nil, retryAfter: Int? = nil, credentialsSent: Bool = false,
+        goTrue: (status: Int, code: String)? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.field = field
         self.retryAfter = retryAfter
         self.credentialsSent = credentialsSent
+        self.goTrue = goTrue
     }
 
     public var description: String { "AuthError.\(kind.rawValue): \(message)" }
@@ -191,6 +198,26 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let verificationKeysUnavailable = AuthError(
         .databaseUnavailable, "The service cannot check sessions right now. You are still signed in; please try again in a moment.",
         retryAfter: 5)
+    // MARK: Second factors (docs/MFA.md)
+
+    /// The session is at `aal1` where the action needs a verified second factor (`aal2`):
+    /// a step-up, never an end. GoTrue answers it 401 (email or password change),
+    /// 403 (enrolling another factor) or 422 (removing a verified one).
+    public static func insufficientAAL(status: Int, _ message: String) -> AuthError {
+        AuthError(.insufficientAAL, message, goTrue: (status, "insufficient_aal"))
+    }
+    /// A second-factor request GoTrue refuses with its own code (422 unless said).
+    static func mfaRefused(_ code: String, _ message: String, status: Int = 422) -> AuthError {
+        AuthError(.mfaRefused, message, goTrue: (status, code))
+    }
+    /// A wrong, reused or malformed code: one answer for all, as GoTrue's.
+    public static let mfaVerificationFailed = mfaRefused("mfa_verification_failed", "Invalid TOTP code entered")
+    /// The factor is not this user's, or does not exist.
+    public static let mfaFactorNotFound = mfaRefused("mfa_factor_not_found", "Factor not found", status: 404)
+    /// The challenge is older than its five minutes, or was already answered.
+    public static let mfaChallengeExpired = mfaRefused(
+        "mfa_challenge_expired", "MFA challenge has expired, verify against another challenge or create a new challenge.")
+
     /// A server fault; the message is generic on purpose.
     public static let internalFailure = AuthError(.internalFailure, "Something went wrong on our side. Please try again.")
 }

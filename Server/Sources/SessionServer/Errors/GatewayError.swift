@@ -54,6 +54,13 @@ public struct GatewayError: HTTPResponseError, Sendable {
         case .rateLimited, .emailRateLimited:
             headers[.retryAfter] = String(error.retryAfter ?? 60)
             self.init(status: .tooManyRequests, code: .rateLimited, headers: headers)
+        case .insufficientAAL:
+            // 403: the session stays; only a verified second factor opens the route (docs/DESIGN.md's contract).
+            self.init(status: .forbidden, code: GatewayErrorCode("MFA_REQUIRED"), message: Self.mfaRequiredMessage)
+        case .mfaRefused where error.goTrue?.status == 404:
+            self.init(status: .notFound, code: .notFound)
+        case .mfaRefused:
+            self.init(status: .badRequest, code: .invalidRequest, message: error.message)
         case .internalFailure:
             self.init(status: .internalServerError, code: .internal)
         case .databaseUnavailable:
@@ -61,6 +68,9 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .serviceUnavailable, code: .internal, message: error.message, headers: headers)
         }
     }
+
+    /// What `MFA_REQUIRED` tells the person.
+    static let mfaRequiredMessage = "This needs your second factor. Enter the code from your authenticator app to continue."
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try WireCoding.encoder().encode(ErrorEnvelope(code: code, message: message))

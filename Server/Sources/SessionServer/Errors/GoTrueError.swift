@@ -68,6 +68,9 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .emailRateLimited:
             (status, code) = (.tooManyRequests, .overEmailSendRateLimit)
             if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
+        case .insufficientAAL, .mfaRefused:
+            let (goTrueStatus, goTrueCode) = error.goTrue ?? (422, "insufficient_aal")
+            (status, code) = (HTTPResponse.Status(code: goTrueStatus), GoTrueErrorCode(goTrueCode))
         case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)
         case .databaseUnavailable:
             (status, code) = (.serviceUnavailable, GoTrueErrorCode("service_unavailable"))

@@ -9,6 +9,8 @@ import SessionCore
 /// - A garbage header, a malformed, unsigned or badly signed token, the wrong
 ///   `aud`/`iss` → `AUTH_REQUIRED` with `WWW-Authenticate: Bearer error="invalid_token"`.
 /// - A token expired beyond the leeway, or whose session was revoked → `SESSION_EXPIRED`.
+/// - With ``requiresAAL2``, a valid token without `aal: aal2` → 403 `MFA_REQUIRED`: the
+///   session stays; the person steps up with a second factor (docs/MFA.md).
 ///
 /// Errors are thrown as ``AuthError``, which answers in the gateway envelope
 /// unless an outer middleware maps it (the GoTrue routes do).
@@ -24,6 +26,8 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
     let sessions: (any SessionValidator)?
     let clock: any SessionClock
     let cache: VerifiedTokenCache?
+    /// Whether the routes behind it need a verified second factor (`aal2`).
+    public var requiresAAL2 = false
 
     /// - Parameters:
     ///   - verifier: checks signatures and claims (local keys or a remote JWKS).
@@ -59,9 +63,18 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
             }
             guard active else { throw AuthError.sessionRevoked }
         }
+        // After the session check: an ended session is SESSION_EXPIRED, never a step-up.
+        if requiresAAL2, !verified.isAAL2 { throw AuthError.insufficientAAL(status: 403, GatewayError.mfaRequiredMessage) }
         var context = context
         context.identity = AuthenticatedIdentity(userID: verified.userID, sessionID: verified.sessionID, token: verified)
         return try await next(request, context)
+    }
+
+    /// This middleware, for routes that need a verified second factor: an `aal1` token gets 403 `MFA_REQUIRED`.
+    public func requiringAAL2() -> AuthMiddleware {
+        var copy = self
+        copy.requiresAAL2 = true
+        return copy
     }
 
     /// Verifies `token`, or takes it from the cache when it was verified before and is not yet expired.

@@ -39,6 +39,7 @@ extension RateLimitRule {
     public static let all: [RateLimitRule] = [
         tokenIP, webIP, mailIP, signInEmail, signInEmailHour, emailAddress, emailCodeHour, emailCodeDay,
         emailCodeAddressDay, nonceUserHour, nonceUserDay, emailCodeAudit, passwordCheckAudit, mailDomain, mailDomainBulk, mailGlobal, mailGlobalBulk, userUpdate, gatewayUser,
+        mfaChallengeIP, mfaVerifyIP,
     ]
 
     /// The longest window of any rule: rows of a limiter no rule names any more are pruned after it.
@@ -115,5 +116,13 @@ extension RateLimitRule {
     /// `/v1` gateway requests.
     static let gatewayUser = RateLimitRule("gateway-user", per: "user", window: 60) {
         $0.gatewayRequestsPerMinutePerUser
+    }
+    /// `POST /factors/{id}/challenge`, on top of the account's guessing budget (GoTrue limits it per IP).
+    static let mfaChallengeIP = RateLimitRule("mfa-challenge-ip", per: "client IP (/64 for IPv6)", window: 60) {
+        $0.mfa.requestsPerMinutePerIP
+    }
+    /// `POST /factors/{id}/verify`, on top of the account's guessing budget (GoTrue limits it per IP).
+    static let mfaVerifyIP = RateLimitRule("mfa-verify-ip", per: "client IP (/64 for IPv6)", window: 60) {
+        $0.mfa.requestsPerMinutePerIP
     }
 }

@@ -35,6 +35,8 @@ struct GatewayRoutes: Sendable {
             let identity = try context.requireIdentity()
             let body = try await RequestDecoding.decodeIfPresent(AccountDeletion.self, from: request)
             guard let user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+            // Once a second factor is verified, deleting the account needs it too: 403 MFA_REQUIRED (docs/MFA.md).
+            try await AssuranceGate(store: store).requireAAL2IfEnrolled(identity, status: 403, GatewayError.mfaRequiredMessage)
             try await presence.require(
                 identity, user: user, currentPassword: body?.currentPassword, nonce: body?.nonce, ip: clientIP(request, context))
             try await store.deleteUser(

@@ -127,6 +127,11 @@ struct GoTrueRoutes: Sendable {
     private func updateUser(_ identity: AuthenticatedIdentity, _ update: UserUpdate, ip: String?) async throws -> SessionUser {
         let store = sessions.store
         guard var user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
+        if update.password != nil || update.email.map({ $0 != user.email }) == true {
+            // GoTrue's rule once a second factor is verified (docs/MFA.md): 401, the session stays.
+            try await AssuranceGate(store: store).requireAAL2IfEnrolled(
+                identity, status: 401, "AAL2 session is required to update email or password when MFA is enabled.")
+        }
         if let email = update.email, try SessionService.normalize(email: email) != user.email {
             // Also refuses adding an email to a provider-only user: it would need confirmation.
             throw AuthError.invalidRequest(field: "email", "Changing the email address is not supported.")

@@ -375,6 +375,120 @@ paths:
         "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/factors:
+    post:
+      tags: [goTrue]
+      operationId: enrollFactor
+      description: |
+        Enrols a TOTP second factor (docs/MFA.md), unverified until a code
+        from it is verified. Answers the secret, the `otpauth://` URI and a
+        QR code of it as bare SVG markup (Supabase clients prefix
+        `data:image/svg+xml;utf-8,`), the one time the secret is shown.
+        Once the user has a verified factor, enrolling needs an `aal2`
+        session (403 `insufficient_aal`). 422 `mfa_totp_enroll_not_enabled`
+        when the server runs with `--mfa-totp off`,
+        `too_many_enrolled_mfa_factors` past 10 factors,
+        `mfa_factor_name_conflict` for a name already used.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/EnrollFactorRequest" }
+      responses:
+        "200":
+          description: The new factor and its secret.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/EnrolledFactor" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/factors/{factor_id}:
+    delete:
+      tags: [goTrue]
+      operationId: unenrollFactor
+      description: |
+        Removes one of the caller's factors; a verified one needs an `aal2`
+        session (422 `insufficient_aal`). Sessions that reached `aal2` with it
+        return to `aal1`. 404 `mfa_factor_not_found` for a factor that is not the caller's.
+      parameters:
+        - { name: factor_id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: The removed factor's id.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/FactorID" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/factors/{factor_id}/challenge:
+    post:
+      tags: [goTrue]
+      operationId: challengeFactor
+      description: |
+        A challenge for one of the caller's factors, answered by
+        `/verify` within five minutes from the same address. 15 a minute per client IP.
+      parameters:
+        - { name: factor_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema: { type: object }
+      responses:
+        "200":
+          description: The challenge.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/FactorChallenge" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/factors/{factor_id}/verify:
+    post:
+      tags: [goTrue]
+      operationId: verifyFactor
+      description: |
+        Checks a TOTP code (the current 30-second step or one either side;
+        a code accepted once is refused after) against a challenge. Right,
+        it answers a session at `aal2` (`amr` starts with `totp`), with a new
+        refresh token for the same session, and verifies the factor. Wrong, 422
+        `mfa_verification_failed`; an old or answered challenge, 422
+        `mfa_challenge_expired`. Every code spends from the account's guessing
+        budget, the one email codes spend (429 once spent), and 15 a minute per client IP.
+      parameters:
+        - { name: factor_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/VerifyFactorRequest" }
+      responses:
+        "200": { $ref: "#/components/responses/Session" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/logout:
     post:
       tags: [goTrue]
@@ -540,6 +654,51 @@ paths:
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/admin/users/{id}/factors:
+    get:
+      tags: [admin]
+      operationId: adminListFactors
+      description: The user's second factors, as GoTrue's admin API lists them (never their secrets).
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: The factors, oldest first.
+          content:
+            application/json:
+              schema:
+                type: array
+                items: { $ref: "#/components/schemas/Factor" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/admin/users/{id}/factors/{factor_id}:
+    delete:
+      tags: [admin]
+      operationId: adminDeleteFactor
+      description: Deletes one of the user's factors; its `aal2` sessions return to `aal1`. Answers the factor deleted.
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+        - { name: factor_id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: The deleted factor.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Factor" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/admin/generate_link:
     post:
       tags: [admin]
@@ -651,7 +810,8 @@ paths:
         `current_password` in the body, a `nonce` mailed by
         `/auth/v1/reauthenticate`, or a session that signed in within the
         re-authentication window; otherwise 403 `REAUTHENTICATION_REQUIRED`
-        (the session stays valid).
+        (the session stays valid). Once the user has a verified second factor,
+        an `aal1` session gets 403 `MFA_REQUIRED` first (docs/MFA.md).
       requestBody:
         required: false
         content:
@@ -1043,6 +1203,56 @@ components:
         expires_at: { type: integer }
         refresh_token: { type: string }
         user: { $ref: "#/components/schemas/User" }
+    EnrollFactorRequest:
+      type: object
+      required: [factor_type]
+      properties:
+        factor_type: { type: string, description: "`totp` (phone and webauthn are not offered)" }
+        friendly_name: { type: string, maxLength: 256 }
+        issuer: { type: string, maxLength: 64 }
+    EnrolledFactor:
+      type: object
+      required: [id, type, friendly_name, totp]
+      properties:
+        id: { type: string }
+        type: { type: string, enum: [totp] }
+        friendly_name: { type: string }
+        totp:
+          type: object
+          required: [qr_code, secret, uri]
+          properties:
+            qr_code: { type: string, description: Bare SVG markup of a QR code of `uri`. }
+            secret: { type: string, description: The base32 secret. }
+            uri: { type: string, description: "`otpauth://totp/…` (SHA-1, 6 digits, 30 s)." }
+    FactorChallenge:
+      type: object
+      required: [id, type, expires_at]
+      properties:
+        id: { type: string }
+        type: { type: string }
+        expires_at: { type: integer, description: Unix seconds. }
+    VerifyFactorRequest:
+      type: object
+      required: [challenge_id, code]
+      properties:
+        challenge_id: { type: string }
+        code: { type: string }
+    FactorID:
+      type: object
+      required: [id]
+      properties:
+        id: { type: string }
+    Factor:
+      type: object
+      required: [id, factor_type, status, created_at, updated_at]
+      properties:
+        id: { type: string }
+        friendly_name: { type: string }
+        factor_type: { type: string }
+        status: { type: string, enum: [verified, unverified] }
+        created_at: { type: string, format: date-time }
+        updated_at: { type: string, format: date-time }
+        last_challenged_at: { type: string, format: date-time }
     User:
       type: object
       required: [id, aud, role, user_metadata, app_metadata, created_at, updated_at]
@@ -1063,6 +1273,10 @@ components:
         created_at: { type: string, format: date-time }
         updated_at: { type: string, format: date-time }
         banned_until: { type: string, format: date-time }
+        factors:
+          type: array
+          description: Second factors (docs/MFA.md); absent when the user has none.
+          items: { $ref: "#/components/schemas/Factor" }
     UnconfirmedUser:
       description: A sign-up waiting for its address to be confirmed (GoTrue's answer with confirmation on).
       allOf:

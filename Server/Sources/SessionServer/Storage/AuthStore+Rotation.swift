@@ -89,6 +89,7 @@ extension AuthStore {
             // Refused before anything changes: when the ban ends, this token still works.
             if user.isBanned(at: now) { return .reject(.userBanned) }
             user.identities = try await Self.fetchIdentities(userID: userID, on: db)
+            user.factors = try await Self.fetchFactors(userID: userID, on: db).map(\.userFactor)
 
             guard let rotatedAt = token.rotatedAt else {
                 // The active token: rotate it.

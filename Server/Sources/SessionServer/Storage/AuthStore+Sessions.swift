@@ -10,7 +10,8 @@ extension AuthStore {
             revokedAt: try row.optionalDate("revoked_at"), revokedReason: try row.optionalString("revoked_reason"),
             userAgent: try row.optionalString("user_agent"), ip: try row.optionalString("ip"),
             activeTokenHash: try row.optionalString("active_token_hash"),
-            authMethod: try row.optionalString("auth_method"))
+            authMethod: try row.optionalString("auth_method"), aal: try row.optionalString("aal"),
+            mfaVerifiedAt: try row.optionalDate("mfa_verified_at"), factorID: try row.optionalString("factor_id"))
     }
 
     static func refreshToken(from row: any SQLRow) throws -> RefreshTokenRecord {
@@ -203,6 +204,7 @@ extension AuthStore {
             try await Self.pruneOneTimeTokens(before: now, on: db)
             // Signed-out-by-expiry pages and consoles (issue 29, item 8): nothing else deletes them.
             _ = try await Self.pruneWebSessions(before: now, on: db)
+            try await Self.pruneUnverifiedFactors(before: now, on: db)
             return expired.count
         }
     }

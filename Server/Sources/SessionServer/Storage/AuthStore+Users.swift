@@ -19,6 +19,7 @@ extension AuthStore {
             return nil
         }
         user.identities = try await fetchIdentities(userID: id, on: db)
+        user.factors = try await fetchFactors(userID: id, on: db).map(\.userFactor)
         return user
     }
 
@@ -63,6 +64,7 @@ extension AuthStore {
             guard var user = try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first().map(Self.user(from:))
             else { return nil }
             user.identities = try await Self.fetchIdentities(userID: user.id, on: db)
+            user.factors = try await Self.fetchFactors(userID: user.id, on: db).map(\.userFactor)
             return user
         }
     }
@@ -145,6 +147,7 @@ extension AuthStore {
             try await db.raw("DELETE FROM activities WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM identities WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM oauth_flows WHERE user_id = \(bind: id)").run()
+            try await Self.deleteFactors(userID: id, on: db)
             try await db.raw(
                 "DELETE FROM one_time_tokens WHERE email = (SELECT email FROM users WHERE id = \(bind: id))"
             ).run()

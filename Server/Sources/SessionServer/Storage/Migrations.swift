@@ -47,7 +47,7 @@ enum Migrations {
               key TEXT PRIMARY KEY, window_start \(f.double) NOT NULL, count \(f.integer) NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS rate_limits_window_start ON rate_limits (window_start)",
-        ] + emailCodeSteps(f) + adminSteps(f) + boundSteps(f) + securityRoundSteps(f)
+        ] + emailCodeSteps(f) + adminSteps(f) + boundSteps(f) + securityRoundSteps(f) + mfaSteps(f)
     }
 
     /// Issue 29, items 8 and 12: successor recoveries counted per rotation, and

@@ -19,6 +19,8 @@ public struct UserRecord: Sendable, Hashable {
     public var bannedUntil: Date? = nil
     /// What operators set through the admin API (roles, plans); never the user.
     public var appMetadata: [String: JSONValue] = [:]
+    /// Second factors, oldest first (docs/MFA.md); never their secrets.
+    public var factors: [UserFactor] = []
 
     /// True when the account is banned at `now`.
     public func isBanned(at now: Date) -> Bool { bannedUntil.map { $0 > now } ?? false }
@@ -45,7 +47,8 @@ public struct UserRecord: Sendable, Hashable {
             appMetadata: appMetadata.merging(
                 ["provider": .string(providers.first ?? "email"), "providers": .array(providers.map(JSONValue.string))]
             ) { $1 },
-            identities: wireIdentities, createdAt: createdAt, updatedAt: updatedAt, bannedUntil: bannedUntil)
+            identities: wireIdentities, createdAt: createdAt, updatedAt: updatedAt, bannedUntil: bannedUntil,
+            factors: factors.isEmpty ? nil : factors)
     }
 }
 
@@ -105,6 +108,15 @@ public struct SessionRecord: Sendable, Hashable {
     public var activeTokenHash: String?
     /// How the person signed in: `password` or `oauth` (`nil` for sessions older than the column).
     public var authMethod: String? = nil
+    /// `aal2` once a second factor was verified in this session (docs/MFA.md); `nil` is `aal1`.
+    public var aal: String? = nil
+    /// When the second factor was verified: the `totp` entry of the token's `amr`.
+    public var mfaVerifiedAt: Date? = nil
+    /// The factor verified, so removing it lowers the session back to `aal1`.
+    public var factorID: String? = nil
+
+    /// The session's authenticator assurance level, as tokens carry it.
+    public var assuranceLevel: String { aal ?? "aal1" }
 
     public var isRevoked: Bool { revokedAt != nil }
 }

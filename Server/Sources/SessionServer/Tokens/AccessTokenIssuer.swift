@@ -16,12 +16,21 @@ struct AccessTokenIssuer: Sendable {
         let claims = AccessTokenClaims(
             sub: userID, aud: audience, role: "authenticated", exp: expiresAt, iat: issuedAt, iss: issuer,
             // GoTrue writes an empty email claim for users without one; clients expect the key.
-            sessionID: session.id, email: email ?? "",
-            amr: [
-                AuthenticationMethodReference(
-                    method: session.authMethod ?? "password", timestamp: Int(session.createdAt.timeIntervalSince1970))
-            ])
+            sessionID: session.id, email: email ?? "", aal: session.assuranceLevel, amr: Self.amr(of: session))
         return (try Self.sign(claims, with: key), Date(timeIntervalSince1970: TimeInterval(expiresAt)))
+    }
+
+    /// How the session proved who it is, newest first, as GoTrue lists it
+    /// (`internal/models/amr.go`): `totp` once a second factor was verified, then the first-factor method.
+    static func amr(of session: SessionRecord) -> [AuthenticationMethodReference] {
+        var entries = [
+            AuthenticationMethodReference(
+                method: session.authMethod ?? "password", timestamp: Int(session.createdAt.timeIntervalSince1970))
+        ]
+        if session.aal == "aal2", let verifiedAt = session.mfaVerifiedAt {
+            entries.insert(AuthenticationMethodReference(method: "totp", timestamp: Int(verifiedAt.timeIntervalSince1970)), at: 0)
+        }
+        return entries
     }
 
     /// The service-role key: `role: service_role`, no session, signed like

@@ -99,7 +99,8 @@ public struct AccessTokenVerifier: Sendable {
         try checkClaims(claims, now: now)
         guard let sub = claims.sub, !sub.isEmpty else { throw reject("token has no sub") }
         return VerifiedAccessToken(
-            userID: sub, sessionID: claims.sessionId, email: claims.email, claims: claims, keyID: kid)
+            userID: sub, sessionID: claims.sessionId, email: claims.email, claims: claims, keyID: kid,
+            aal: AssuranceClaim.read(from: payloadData))
     }
 
     private func checkClaims(_ claims: JWTClaims, now: Date) throws {

@@ -137,6 +137,11 @@ struct AccountPages: Sendable {
     private func requirePresence(
         _ user: UserRecord, _ signedIn: AuthStore.WebSession, _ form: WebForm, _ request: Request, _ context: AuthRequestContext
     ) async throws {
+        // The page signs in with one factor only: a person with a second factor makes these changes
+        // from an app that asked for it, never with the password alone (docs/MFA.md).
+        try await AssuranceGate(store: sessions.store).requireAAL2IfEnrolled(
+            userID: user.id, sessionID: signedIn.sessionID, status: 403,
+            "This account has a second factor, which this page cannot ask for yet: make this change from an app signed in with your authenticator code.")
         do {
             try await codes.presence.require(
                 sessionID: signedIn.sessionID, user: user, currentPassword: form["current_password"].flatMap { $0.isEmpty ? nil : $0 },

@@ -1,0 +1,72 @@
+import Crypto
+import Foundation
+
+/// Time-based one-time passwords (RFC 6238) as authenticator apps compute them
+/// and GoTrue checks them: HMAC-SHA-1, 6 digits, 30-second steps.
+struct TOTP: Sendable {
+    /// The shared secret's bytes (20 random bytes, RFC 4226 §4's recommended length).
+    let secret: [UInt8]
+    static let period: TimeInterval = 30
+    static let digits = 6
+    /// Steps accepted on either side of the current one: a phone's clock a little off still works.
+    static let skew: Int64 = 1
+
+    /// A new random secret.
+    static func generate() -> TOTP {
+        var generator = SystemRandomNumberGenerator()
+        return TOTP(secret: (0..<20).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// The secret as people type it and `otpauth://` URIs carry it.
+    var base32Secret: String { Base32.encode(secret) }
+
+    /// The 30-second step `date` falls in.
+    static func step(at date: Date) -> Int64 { Int64((date.timeIntervalSince1970 / period).rounded(.down)) }
+
+    /// The code for `step` (RFC 4226 §5.3's dynamic truncation).
+    func code(step: Int64) -> String {
+        var counter = UInt64(bitPattern: step).bigEndian
+        let message = withUnsafeBytes(of: &counter) { Data($0) }
+        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: secret)))
+        let offset = Int(mac[mac.count - 1] & 0x0F)
+        let value = (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16)
+            | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
+        let code = String(value % 1_000_000)
+        return String(repeating: "0", count: Self.digits - code.count) + code
+    }
+
+    /// The step whose code `code` is, within ``skew`` steps of `now`; `nil` when none matches.
+    ///
+    /// Every candidate is compared, in constant time, so the answer's timing says nothing of which matched.
+    func matchingStep(of code: String, at now: Date) -> Int64? {
+        guard code.utf8.count == Self.digits, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let current = Self.step(at: now)
+        var matched: Int64?
+        for step in (current - Self.skew)...(current + Self.skew) where Self.equal(self.code(step: step), code) {
+            matched = matched ?? step
+        }
+        return matched
+    }
+
+    /// The `otpauth://totp/...` URI authenticator apps read from the QR code
+    /// (the Key Uri Format of Google Authenticator, as GoTrue writes it).
+    func uri(issuer: String, accountName: String) -> String {
+        let label = Self.escape(issuer) + ":" + Self.escape(accountName)
+        return "otpauth://totp/\(label)?algorithm=SHA1&digits=\(Self.digits)&issuer=\(Self.escape(issuer))"
+            + "&period=\(Int(Self.period))&secret=\(base32Secret)"
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~@")
+
+    private static func escape(_ text: String) -> String {
+        // RFC 3986's unreserved characters, ASCII only: a letter from another script is escaped too.
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static func equal(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
