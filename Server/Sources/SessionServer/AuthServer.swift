@@ -189,6 +189,13 @@ public struct AuthServer: Sendable {
             userUpdateLimiter: Self.limiter("user-update", configuration.userUpdatesPerMinutePerUser, configuration, store),
             authMiddleware: authMiddleware, trustedProxies: configuration.trustedProxies, oauth: oauth, codes: codes
         ).register(on: goTrue)
+        PasskeyRoutes(
+            service: configuration.passkeys.map { PasskeyService(configuration: $0, sessions: sessions) },
+            authMiddleware: authMiddleware,
+            optionsLimiter: Self.limiter(
+                "passkey-options-ip", configuration.passkeys?.authenticationOptionsPerMinutePerIP ?? 30, configuration, store),
+            trustedProxies: configuration.trustedProxies, association: configuration.appleAppSiteAssociation
+        ).register(on: goTrue, root: router)
         let trustedProxies = configuration.trustedProxies
         AdminRoutes(
             admin: AdminService(sessions: sessions), externalURL: configuration.externalURL,

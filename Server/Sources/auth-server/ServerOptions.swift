@@ -93,9 +93,12 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
+    @OptionGroup(title: "Passkeys")
+    var passkeyOptions: PasskeyOptions
+
     func configuration() throws -> AuthServerConfiguration {
         do {
-            return try AuthServerConfiguration.resolve(
+            return try AuthServerConfiguration.resolve(passkeyOptions.applied(to:
                 ConfigurationOverrides(
                     host: host, port: port, database: database, accessTokenTTL: accessTokenTtl,
                     refreshGrace: refreshGrace, successorRecovery: noSuccessorRecovery ? false : nil, leeway: leeway,
@@ -107,7 +110,7 @@ struct ServerOptions: ParsableArguments {
                     appleClientIDs: appleClientIds, appleJWKSURL: appleJwksUrl, appleIssuer: appleIssuer,
                     smtpURL: smtpUrl, mailFrom: mailFrom, mailTemplates: mailTemplates, smtpCAFile: smtpCaFile,
                     autoconfirm: autoconfirm ? true : nil, insecureDefaultKey: insecureDefaultKey ? true : nil,
-                    idleTimeout: idleTimeout, requestReadTimeout: requestTimeout, maximumConnections: maxConnections))
+                    idleTimeout: idleTimeout, requestReadTimeout: requestTimeout, maximumConnections: maxConnections)))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -125,6 +125,10 @@ public struct AuthServerConfiguration: Sendable {
     /// (`--autoconfirm`, GoTrue's `MAILER_AUTOCONFIRM`). Without mail there is
     /// no other way, so it is then implied (``mailerAutoconfirm``).
     public var autoconfirm = false
+    /// Passkeys (`--passkeys`); `nil` leaves them off (docs/PASSKEYS.md).
+    public var passkeys: PasskeyConfiguration? = nil
+    /// What `/.well-known/apple-app-site-association` serves; `nil` answers 404.
+    public var appleAppSiteAssociation: AppleAppSiteAssociation? = nil
 
     /// Whether a password sign-up is confirmed at once and signed in, as
     /// `/settings` reports it: with mail configured and no `--autoconfirm`,

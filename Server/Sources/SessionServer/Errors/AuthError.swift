@@ -16,6 +16,9 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case notFound, forbidden, rateLimited, flowStateNotFound, internalFailure, databaseUnavailable
         case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState, badIDToken
         case emailCodeInvalid, mailUnavailable, emailRateLimited, userBanned, notAdmin, emailNotConfirmed
+        // Passkeys (AuthError+Passkeys.swift).
+        case passkeyDisabled, passkeyNotFound, webauthnChallengeNotFound, webauthnChallengeExpired
+        case webauthnVerificationFailed, webauthnCredentialExists, tooManyPasskeys
     }
 
     let kind: Kind
