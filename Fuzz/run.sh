@@ -14,6 +14,8 @@
 #   EmailInputFuzz         MailAddress, MailTemplate rendering, MIME output, BanDuration
 #   ProviderResponseFuzz   provider token/user-info JSON to ProviderAccount; JWK/JWKS decoding
 #   SMTPURLFuzz            SMTPConfiguration(url:)
+#   WebAuthnParsersFuzz    the hand-written CBOR decoder, COSE keys, authenticator data,
+#                          attestation objects and client data (passkeys, docs/PASSKEYS.md)
 # PEM keys are not a target: the server hands PEM text straight to
 # swift-crypto (P256.Signing.PrivateKey(pemRepresentation:)), whose parser is
 # BoringSSL's and fuzzed upstream; what is ours around keys, JWK and JWKS
@@ -50,8 +52,13 @@ extra_ProviderResponseFuzz="$server/OAuth/ProviderAccount.swift $server/Tokens/J
 core_SMTPURLFuzz=no
 extra_SMTPURLFuzz="$server/Mail/SMTP/SMTPConfiguration.swift $server/Mail/SMTP/SMTPConfiguration+URL.swift \
 $server/Mail/MailError.swift Fuzz/FuzzCheck.swift"
+core_WebAuthnParsersFuzz=no
+webauthn=$server/WebAuthn
+extra_WebAuthnParsersFuzz="$webauthn/CBORValue.swift $webauthn/CBORError.swift $webauthn/CBORDecoder.swift \
+$webauthn/COSEKey.swift $webauthn/WebAuthnError.swift $webauthn/AuthenticatorData.swift $webauthn/AttestationObject.swift \
+$webauthn/ClientData.swift Fuzz/FuzzCheck.swift"
 for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz \
-  RedirectAllowListFuzz EmailInputFuzz ProviderResponseFuzz SMTPURLFuzz; do
+  RedirectAllowListFuzz EmailInputFuzz ProviderResponseFuzz SMTPURLFuzz WebAuthnParsersFuzz; do
   extra_var="extra_$target"
   extra="${!extra_var:-}"
   core_var="core_$target"

@@ -45,7 +45,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Passkeys and the apple-app-site-association on, so their routes answer more than 404
+# (off, every passkey route is 404 passkey_disabled: PasskeyRoutesTests).
 "$server_binary" serve --host 127.0.0.1 --port 0 --database "$database" --log-level info \
+  --passkeys --webauthn-rp-id example.com --webauthn-rp-display-name Example --webauthn-rp-origins https://example.com \
+  --apple-app-ids ABCDE12345.com.example.app \
   >"$work/server.log" 2>&1 &
 server_pid=$!
 port=""

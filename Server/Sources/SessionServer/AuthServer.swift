@@ -183,6 +183,11 @@ public struct AuthServer: Sendable {
         ).register(on: goTrue.group().add(middleware: authMiddleware))
         let admin = goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock))
         AdminFactorRoutes(store: store, clock: configuration.clock, ip: { _, context in context.clientIP }).register(on: admin)
+        PasskeyRoutes(
+            service: configuration.passkeys.map { PasskeyService(configuration: $0, sessions: sessions) },
+            authMiddleware: authMiddleware,
+            optionsLimiter: limiters[.passkeyOptionsIP], association: configuration.appleAppSiteAssociation
+        ).register(on: goTrue, root: router)
         AdminRoutes(
             admin: AdminService(sessions: sessions), externalURL: configuration.externalURL,
             redirects: configuration.redirectAllowList, ip: { _, context in context.clientIP }

@@ -96,6 +96,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Log level (env LOG_LEVEL; default info).")
     var logLevel: String?
 
+    @OptionGroup(title: "Passkeys")
+    var passkeyOptions: PasskeyOptions
+
     func configuration() throws -> AuthServerConfiguration {
         do {
             var overrides = ConfigurationOverrides(
@@ -111,7 +114,7 @@ struct ServerOptions: ParsableArguments {
                 autoconfirm: autoconfirm ? true : nil, insecureDefaultKey: insecureDefaultKey ? true : nil,
                 idleTimeout: idleTimeout, requestReadTimeout: requestTimeout, maximumConnections: maxConnections)
             overrides.mfaTOTP = mfaTotp
-            return try AuthServerConfiguration.resolve(overrides)
+            return try AuthServerConfiguration.resolve(passkeyOptions.applied(to: overrides))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

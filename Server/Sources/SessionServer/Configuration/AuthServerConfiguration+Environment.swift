@@ -54,6 +54,18 @@ public struct ConfigurationOverrides: Sendable {
     public var maximumConnections: Int?
     /// `on` or `off`: TOTP enrolment (`--mfa-totp`).
     public var mfaTOTP: String?
+    /// `true` turns passkeys on (`--passkeys`); they then need the three WebAuthn settings below.
+    public var passkeys: Bool? = nil
+    /// The WebAuthn RP ID (`--webauthn-rp-id`).
+    public var webauthnRPID: String? = nil
+    /// The name authenticators show (`--webauthn-rp-display-name`).
+    public var webauthnRPDisplayName: String? = nil
+    /// Comma-separated origins ceremonies may run at (`--webauthn-rp-origins`).
+    public var webauthnRPOrigins: String? = nil
+    /// Comma-separated `TEAMID.bundle.id` served in the apple-app-site-association (`--apple-app-ids`).
+    public var appleAppIDs: String? = nil
+    /// Comma-separated path patterns for `applinks` (`--apple-app-link-paths`).
+    public var appleAppLinkPaths: String? = nil
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
@@ -240,6 +252,7 @@ extension AuthServerConfiguration {
         try configuration.resolveOAuth(flags, environment: environment)
         try configuration.resolveMail(flags, environment: environment)
         try configuration.resolveMFA(flags, environment: environment)
+        try configuration.resolvePasskeys(flags, environment: environment)
         return configuration
     }
 }

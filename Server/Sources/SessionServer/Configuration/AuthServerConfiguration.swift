@@ -127,6 +127,10 @@ public struct AuthServerConfiguration: Sendable {
     public var autoconfirm = false
     /// Second factors: TOTP enrolment on or off, GoTrue's limits (docs/MFA.md).
     public var mfa = MFAConfiguration()
+    /// Passkeys (`--passkeys`); `nil` leaves them off (docs/PASSKEYS.md).
+    public var passkeys: PasskeyConfiguration? = nil
+    /// What `/.well-known/apple-app-site-association` serves; `nil` answers 404.
+    public var appleAppSiteAssociation: AppleAppSiteAssociation? = nil
 
     /// Whether a password sign-up is confirmed at once and signed in, as
     /// `/settings` reports it: with mail configured and no `--autoconfirm`,

@@ -17,6 +17,9 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case flowStateExpired, badCodeVerifier, providerDisabled, badOAuthState, badIDToken
         case emailCodeInvalid, mailUnavailable, emailRateLimited, userBanned, notAdmin, emailNotConfirmed
         case insufficientAAL, mfaRefused
+        // Passkeys (AuthError+Passkeys.swift).
+        case passkeyDisabled, passkeyNotFound, webauthnChallengeNotFound, webauthnChallengeExpired
+        case webauthnVerificationFailed, webauthnCredentialExists, tooManyPasskeys
     }
 
     let kind: Kind

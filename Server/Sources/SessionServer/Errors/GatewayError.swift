@@ -63,6 +63,11 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
         case .internalFailure:
             self.init(status: .internalServerError, code: .internal)
+        case .passkeyDisabled, .passkeyNotFound:
+            self.init(status: .notFound, code: .notFound, message: error.message)
+        case .webauthnChallengeNotFound, .webauthnChallengeExpired, .webauthnVerificationFailed, .webauthnCredentialExists,
+            .tooManyPasskeys:
+            self.init(status: .badRequest, code: .invalidRequest, message: error.message)
         case .databaseUnavailable:
             headers[.retryAfter] = String(error.retryAfter ?? 1)
             self.init(status: .serviceUnavailable, code: .internal, message: error.message, headers: headers)

@@ -72,6 +72,14 @@ public struct GoTrueError: HTTPResponseError, Sendable {
             let (goTrueStatus, goTrueCode) = error.goTrue ?? (422, "insufficient_aal")
             (status, code) = (HTTPResponse.Status(code: goTrueStatus), GoTrueErrorCode(goTrueCode))
         case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)
+        // GoTrue's passkey answers (internal/api/passkey_*.go).
+        case .passkeyDisabled: (status, code) = (.notFound, GoTrueErrorCode("passkey_disabled"))
+        case .passkeyNotFound: (status, code) = (.notFound, .validationFailed)
+        case .webauthnChallengeNotFound: (status, code) = (.badRequest, GoTrueErrorCode("webauthn_challenge_not_found"))
+        case .webauthnChallengeExpired: (status, code) = (.badRequest, GoTrueErrorCode("webauthn_challenge_expired"))
+        case .webauthnVerificationFailed: (status, code) = (.badRequest, GoTrueErrorCode("webauthn_verification_failed"))
+        case .webauthnCredentialExists: (status, code) = (.unprocessableContent, GoTrueErrorCode("webauthn_credential_exists"))
+        case .tooManyPasskeys: (status, code) = (.unprocessableContent, GoTrueErrorCode("too_many_passkeys"))
         case .databaseUnavailable:
             (status, code) = (.serviceUnavailable, GoTrueErrorCode("service_unavailable"))
             if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }

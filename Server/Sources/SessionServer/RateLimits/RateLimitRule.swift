@@ -39,7 +39,7 @@ extension RateLimitRule {
     public static let all: [RateLimitRule] = [
         tokenIP, webIP, mailIP, signInEmail, signInEmailHour, emailAddress, emailCodeHour, emailCodeDay,
         emailCodeAddressDay, nonceUserHour, nonceUserDay, emailCodeAudit, passwordCheckAudit, mailDomain, mailDomainBulk, mailGlobal, mailGlobalBulk, userUpdate, gatewayUser,
-        mfaChallengeIP, mfaVerifyIP,
+        mfaChallengeIP, mfaVerifyIP, passkeyOptionsIP,
     ]
 
     /// The longest window of any rule: rows of a limiter no rule names any more are pruned after it.
@@ -124,5 +124,9 @@ extension RateLimitRule {
     /// `POST /factors/{id}/verify`, on top of the account's guessing budget (GoTrue limits it per IP).
     static let mfaVerifyIP = RateLimitRule("mfa-verify-ip", per: "client IP (/64 for IPv6)", window: 60) {
         $0.mfa.requestsPerMinutePerIP
+    }
+    /// `POST /passkeys/authentication/options`: no user is named up front, so per IP (GoTrue's 30).
+    static let passkeyOptionsIP = RateLimitRule("passkey-options-ip", per: "client IP (/64 for IPv6)", window: 60) {
+        $0.passkeys?.authenticationOptionsPerMinutePerIP ?? 30
     }
 }

@@ -525,6 +525,156 @@ paths:
         "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/passkeys/registration/options:
+    post:
+      tags: [goTrue]
+      operationId: passkeyRegistrationOptions
+      description: |
+        WebAuthn creation options (`PublicKeyCredentialCreationOptionsJSON`)
+        to add a passkey to the signed-in account, with the `challenge_id` to
+        send back and its expiry (5 minutes, single use). At most 10 passkeys
+        per account (422 `too_many_passkeys`). 404 `passkey_disabled` while
+        passkeys are off (`--passkeys`). docs/PASSKEYS.md.
+      responses:
+        "200":
+          description: The options and their challenge.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/PasskeyCreationOptions" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/passkeys/registration/verify:
+    post:
+      tags: [goTrue]
+      operationId: passkeyRegistrationVerify
+      description: |
+        Verifies the authenticator's answer (`RegistrationResponseJSON`, every
+        binary field base64url) by WebAuthn Level 3 §7.1 and adds the passkey.
+        400 `webauthn_challenge_not_found`, `webauthn_challenge_expired` or
+        `webauthn_verification_failed`; 422 `webauthn_credential_exists` for a
+        credential registered already (to anyone) and `too_many_passkeys`.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/PasskeyVerifyRequest" }
+      responses:
+        "200":
+          description: The passkey added.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Passkey" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/passkeys/authentication/options:
+    post:
+      tags: [goTrue]
+      operationId: passkeyAuthenticationOptions
+      security: []
+      description: |
+        WebAuthn request options (`PublicKeyCredentialRequestOptionsJSON`)
+        for a sign-in with a discoverable credential: no user is named, the
+        authenticator offers the person's passkeys for the RP ID. 30 a minute
+        per client IP (429 with `Retry-After`).
+      responses:
+        "200":
+          description: The options and their challenge.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/PasskeyRequestOptions" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/passkeys/authentication/verify:
+    post:
+      tags: [goTrue]
+      operationId: passkeyAuthenticationVerify
+      security: []
+      description: |
+        Verifies the assertion (`AuthenticationResponseJSON`) by WebAuthn
+        Level 3 §7.2 (origin, RP ID hash, UP and UV, signature, a counter that
+        only grows unless the authenticator reports 0) and answers a session
+        whose token's `amr` method is `passkey`.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/PasskeyVerifyRequest" }
+      responses:
+        "200": { $ref: "#/components/responses/Session" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/passkeys:
+    get:
+      tags: [goTrue]
+      operationId: listPasskeys
+      description: The signed-in account's passkeys, oldest first.
+      responses:
+        "200":
+          description: The passkeys.
+          content:
+            application/json:
+              schema:
+                type: array
+                items: { $ref: "#/components/schemas/Passkey" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/passkeys/{id}:
+    patch:
+      tags: [goTrue]
+      operationId: renamePasskey
+      parameters:
+        - { $ref: "#/components/parameters/ID" }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [friendly_name]
+              properties:
+                friendly_name: { type: string, minLength: 1, maxLength: 120 }
+      responses:
+        "200":
+          description: The passkey renamed.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Passkey" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+    delete:
+      tags: [goTrue]
+      operationId: deletePasskey
+      parameters:
+        - { $ref: "#/components/parameters/ID" }
+      responses:
+        "204": { description: Removed. }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/admin/users:
     get:
       tags: [admin]
@@ -994,6 +1144,35 @@ paths:
               schema:
                 type: object
                 required: [openapi, info, paths]
+  /.well-known/apple-app-site-association:
+    get:
+      tags: [operations]
+      operationId: appleAppSiteAssociation
+      security: []
+      description: |
+        The apps (`--apple-app-ids`) that may use this domain for passkeys
+        (`webcredentials`) and, with `--apple-app-link-paths`, universal links
+        (`applinks`). 404 when no app is configured.
+      responses:
+        "200":
+          description: Apple's associated-domains file.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [webcredentials]
+                properties:
+                  webcredentials:
+                    type: object
+                    required: [apps]
+                    properties:
+                      apps: { type: array, items: { type: string } }
+                  applinks: { type: object }
+        "404":
+          description: No app is configured.
+          content:
+            text/plain:
+              schema: { type: string }
 security:
   - bearer: []
 components:
@@ -1095,6 +1274,101 @@ components:
                 properties:
                   deleted: { type: boolean }
   schemas:
+    PasskeyCreationOptions:
+      type: object
+      required: [challenge_id, options, expires_at]
+      properties:
+        challenge_id: { type: string }
+        expires_at: { type: integer }
+        options:
+          type: object
+          required: [rp, user, challenge, pubKeyCredParams, timeout, excludeCredentials, authenticatorSelection, attestation]
+          properties:
+            rp:
+              type: object
+              required: [id, name]
+              properties: { id: { type: string }, name: { type: string } }
+            user:
+              type: object
+              required: [id, name, displayName]
+              properties: { id: { type: string }, name: { type: string }, displayName: { type: string } }
+            challenge: { type: string }
+            pubKeyCredParams:
+              type: array
+              items:
+                type: object
+                required: [type, alg]
+                properties: { type: { type: string }, alg: { type: integer } }
+            timeout: { type: integer }
+            excludeCredentials:
+              type: array
+              items: { $ref: "#/components/schemas/PasskeyDescriptor" }
+            authenticatorSelection:
+              type: object
+              properties:
+                residentKey: { type: string }
+                requireResidentKey: { type: boolean }
+                userVerification: { type: string }
+            attestation: { type: string }
+    PasskeyRequestOptions:
+      type: object
+      required: [challenge_id, options, expires_at]
+      properties:
+        challenge_id: { type: string }
+        expires_at: { type: integer }
+        options:
+          type: object
+          required: [challenge, timeout, rpId, allowCredentials, userVerification]
+          properties:
+            challenge: { type: string }
+            timeout: { type: integer }
+            rpId: { type: string }
+            allowCredentials:
+              type: array
+              items: { $ref: "#/components/schemas/PasskeyDescriptor" }
+            userVerification: { type: string }
+    PasskeyDescriptor:
+      type: object
+      required: [type, id]
+      properties:
+        type: { type: string }
+        id: { type: string }
+        transports: { type: array, items: { type: string } }
+    PasskeyVerifyRequest:
+      type: object
+      required: [challenge_id, credential]
+      properties:
+        challenge_id: { type: string }
+        friendly_name: { type: string, description: A name for a new passkey (registration only). }
+        credential:
+          type: object
+          description: RegistrationResponseJSON or AuthenticationResponseJSON (WebAuthn Level 3 §5.1); binary fields base64url.
+          required: [id, rawId, type, response]
+          properties:
+            id: { type: string }
+            rawId: { type: string }
+            type: { type: string }
+            response:
+              type: object
+              required: [clientDataJSON]
+              properties:
+                clientDataJSON: { type: string }
+                attestationObject: { type: string }
+                transports: { type: array, items: { type: string } }
+                authenticatorData: { type: string }
+                signature: { type: string }
+                userHandle: { type: string }
+    Passkey:
+      type: object
+      required: [id, created_at, backup_eligible, backed_up, transports]
+      properties:
+        id: { type: string }
+        friendly_name: { type: string }
+        created_at: { type: string, format: date-time }
+        last_used_at: { type: string, format: date-time }
+        backup_eligible: { type: boolean, description: "BE: the credential may be synced to other devices." }
+        backed_up: { type: boolean, description: "BS: it was backed up at its last use." }
+        transports: { type: array, items: { type: string } }
     AdminUserAttributes:
       type: object
       properties:

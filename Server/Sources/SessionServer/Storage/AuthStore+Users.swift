@@ -146,6 +146,7 @@ extension AuthStore {
             try await db.raw("DELETE FROM sessions WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM activities WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM identities WHERE user_id = \(bind: id)").run()
+            try await Self.deletePasskeys(userID: id, on: db)
             try await db.raw("DELETE FROM oauth_flows WHERE user_id = \(bind: id)").run()
             try await Self.deleteFactors(userID: id, on: db)
             try await db.raw(

@@ -4,7 +4,8 @@ import SQLKit
 /// which have. Append new steps; never edit an applied one.
 enum Migrations {
     static func steps(_ f: SQLFlavor) -> [String] {
-        [
+        // In two statements: one concatenation of every step took the type checker too long.
+        let base: [String] = [
             """
             CREATE TABLE IF NOT EXISTS users (
               id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
@@ -47,7 +48,8 @@ enum Migrations {
               key TEXT PRIMARY KEY, window_start \(f.double) NOT NULL, count \(f.integer) NOT NULL)
             """,
             "CREATE INDEX IF NOT EXISTS rate_limits_window_start ON rate_limits (window_start)",
-        ] + emailCodeSteps(f) + adminSteps(f) + boundSteps(f) + securityRoundSteps(f) + mfaSteps(f)
+        ] + emailCodeSteps(f) + adminSteps(f) + boundSteps(f)
+        return base + securityRoundSteps(f) + mfaSteps(f) + passkeySteps(f)
     }
 
     /// Issue 29, items 8 and 12: successor recoveries counted per rotation, and

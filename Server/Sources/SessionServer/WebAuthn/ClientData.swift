@@ -1,0 +1,27 @@
+import Foundation
+
+/// The client data the browser or the platform signs over
+/// (WebAuthn Level 3 §5.8.1, `CollectedClientData`), read from its JSON bytes.
+/// The server checks it against what it expects in ``WebAuthnVerifier``.
+struct ClientData: Sendable, Hashable, Decodable {
+    /// `webauthn.create` or `webauthn.get`.
+    var type: String
+    /// The challenge, base64url, as the client saw it.
+    var challenge: String
+    /// The caller's origin: `https://example.com`, or an app's origin the RP lists.
+    var origin: String
+    /// True when the ceremony ran in a cross-origin frame; this server refuses that.
+    var crossOrigin: Bool?
+
+    /// The longest client data accepted: a browser's is a few hundred bytes.
+    static let maximumLength = 4096
+
+    init(bytes: [UInt8]) throws(WebAuthnError) {
+        guard bytes.count <= Self.maximumLength else { throw .malformed("client data: longer than 4096 bytes") }
+        do {
+            self = try JSONDecoder().decode(ClientData.self, from: Data(bytes))
+        } catch {
+            throw .malformed("client data JSON: it needs type, challenge and origin")
+        }
+    }
+}
