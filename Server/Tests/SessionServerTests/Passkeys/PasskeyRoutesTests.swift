@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import SessionCore
+import SessionKitTesting
 import Testing
 
 @testable import SessionServer
