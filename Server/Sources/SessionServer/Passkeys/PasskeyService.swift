@@ -14,12 +14,13 @@ struct PasskeyService: Sendable {
     var verifier: WebAuthnVerifier { WebAuthnVerifier(rpID: configuration.rpID, origins: configuration.origins) }
     private var timeout: Int { Int(configuration.challengeLifetime * 1000) }
 
-    /// Whether adding a passkey needs a second factor first (AAL2): when the
-    /// account has a verified second factor, GoTrue asks for it. This branch
-    /// has no second factors, so no account needs the step-up yet; the factor
-    /// work answers here.
-    static func requiresStepUp(_ user: UserRecord, identity: AuthenticatedIdentity) -> Bool {
-        false
+    /// Managing passkeys needs AAL2 once the account has a verified second
+    /// factor, as GoTrue asks (docs/MFA.md): a stolen AAL1 session must not
+    /// add a way in that skips the second factor. 403 `insufficient_aal`, a
+    /// step-up request, never a sign-out.
+    func requireStepUpIfEnrolled(_ identity: AuthenticatedIdentity) async throws {
+        try await AssuranceGate(store: store).requireAAL2IfEnrolled(
+            identity, status: 403, "AAL2 is required to manage passkeys once a second factor is verified.")
     }
 
     /// `POST /passkeys/registration/options`: creation options for the signed-in user.

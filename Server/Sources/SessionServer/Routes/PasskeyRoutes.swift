@@ -72,14 +72,14 @@ struct PasskeyRoutes: Sendable {
     }
 
     /// The service and the signed-in user, who may add passkeys: GoTrue asks
-    /// AAL2 of an account with a verified second factor (``PasskeyService/requiresStepUp(_:identity:)``).
+    /// AAL2 of an account with a verified second factor (``PasskeyService/requireStepUpIfEnrolled(_:)``).
     private func signedIn(_ context: AuthRequestContext) async throws -> (PasskeyService, UserRecord) {
         let service = try enabled()
         let identity = try context.requireIdentity()
         guard let user = try await service.store.currentUser(id: identity.userID, now: service.clock.now) else {
             throw AuthError.sessionRevoked
         }
-        if PasskeyService.requiresStepUp(user, identity: identity) { throw AuthError.forbidden }
+        try await service.requireStepUpIfEnrolled(identity)
         return (service, user)
     }
 
