@@ -14,7 +14,8 @@ struct RateLimiters: Sendable {
                 switch store.flavor {
                 case .postgres:
                     SharedRateLimiter(store: store, name: rule.name, limit: limit, window: rule.window, clock: configuration.clock)
-                case .sqlite: RateLimiter(limit: limit, window: rule.window, clock: configuration.clock)
+                case .sqlite:
+                    RateLimiter(limit: limit, window: rule.window, clock: configuration.clock, width: rule.sketchWidth)
                 }
             limiters[rule.name] = limiter
         }

@@ -43,7 +43,11 @@ extension AuthStore {
     ///   `mfa_factor_not_found` for another factor's challenge, ``AuthError/sessionRevoked``.
     func verifyFactor(_ answer: FactorAnswer, now: Date) async throws -> FactorVerification {
         let flavor = driver.flavor
-        let step: VerificationStep = try await changingUsers { db in
+        // A verification ends the user's other aal1 sessions on first use: the one place that clears the caches
+        // (``revokingSessions(changingUsers:revoked:_:)``) forgets their remembered answers after the commit.
+        let step: VerificationStep = try await revokingSessions(changingUsers: true, revoked: { step in
+            if case .verified = step { true } else { false }
+        }) { db in
             guard
                 let challengeRow = try await db.raw(
                     """
@@ -123,7 +127,6 @@ extension AuthStore {
         }
         switch step {
         case .verified(let verification):
-            sessionChecks.forgetAll()
             return verification
         case .refuse(let error):
             throw error

@@ -95,7 +95,8 @@ extension AuthStore {
     ///
     /// - Returns: `false` when the user has no such factor.
     func deleteFactor(id factorID: String, userID: String, actor: String, ip: String?, now: Date) async throws -> Bool {
-        let deleted = try await changingUsers { db in
+        // A session's level changed: remembered session answers must not outlive it.
+        let deleted = try await revokingSessions(changingUsers: true, revoked: { $0 }) { db in
             guard
                 try await db.raw(
                     "SELECT id FROM mfa_factors WHERE id = \(bind: factorID) AND user_id = \(bind: userID)"
@@ -114,8 +115,6 @@ extension AuthStore {
                 now: now, on: db)
             return true
         }
-        // A session's level changed: remembered session answers must not outlive it.
-        if deleted { sessionChecks.forgetAll() }
         return deleted
     }
 

@@ -5,12 +5,10 @@ import Testing
 /// A mail transport that keeps what it is given, for tests that read the
 /// email a flow sent. `failures` makes the first sends fail with those errors.
 final class RecordingMailTransport: MailTransport, Sendable {
-    private let stream: AsyncStream<MailMessage>
-    private let continuation: AsyncStream<MailMessage>.Continuation
+    private let inbox = Inbox()
     private let failures: FailureQueue
 
     init(failures: [MailError] = []) {
-        (stream, continuation) = AsyncStream.makeStream(of: MailMessage.self)
         self.failures = FailureQueue(failures)
     }
 
@@ -19,27 +17,37 @@ final class RecordingMailTransport: MailTransport, Sendable {
 
     func send(_ message: MailMessage) async throws {
         if let failure = await failures.next() { throw failure }
-        continuation.yield(message)
+        inbox.append(message)
     }
 
     /// The next delivered message; fails the test after `seconds` of real time without one.
+    ///
+    /// Reads a buffer, not an `AsyncStream`: a reader of an `AsyncStream` that
+    /// is cancelled (the timeout of an earlier `next(within:)`) finishes the
+    /// stream for good, so every later `next()` failed at once, with mail
+    /// waiting (MailBudgetTests' "a spent budget sends nothing, then an
+    /// account's code goes out").
     func next(within seconds: Double = 10) async throws -> MailMessage {
-        let stream = self.stream
-        return try await withThrowingTaskGroup(of: MailMessage?.self) { group in
-            group.addTask {
-                for await message in stream { return message }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let message = first else {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            if let message = inbox.takeFirst() { return message }
+            guard ContinuousClock.now < deadline else {
                 throw UnexpectedResponse(description: "no mail was delivered within \(seconds) s")
             }
-            return message
+            try await Task.sleep(for: .milliseconds(5))
         }
+    }
+
+    /// Delivered mail not yet read, in order.
+    ///
+    /// `@unchecked Sendable`: the array is only touched under `lock`.
+    final class Inbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var messages: [MailMessage] = []
+
+        func append(_ message: MailMessage) { lock.withLock { messages.append(message) } }
+
+        func takeFirst() -> MailMessage? { lock.withLock { messages.isEmpty ? nil : messages.removeFirst() } }
     }
 
     actor FailureQueue {

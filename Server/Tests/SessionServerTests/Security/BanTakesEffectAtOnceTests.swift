@@ -25,8 +25,13 @@ struct BanTakesEffectAtOnceTests {
             #expect(try await client.send(.get, "/v1/auth/me", bearer: session.accessToken).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/sessions", bearer: session.accessToken).status == .unauthorized)
             let update = try await client.send(.put, "/auth/v1/user", json: #"{"data":{"x":1}}"#, bearer: session.accessToken)
-            #expect(update.status == .unauthorized)
-            #expect(try await client.send(.get, "/auth/v1/user", bearer: session.accessToken).status == .unauthorized)
+            // GoTrue's routes answer an ended session as GoTrue does: 403 `session_not_found`,
+            // a code every GoTrue client takes as the end of the session (docs/DESIGN.md).
+            #expect(update.status == .forbidden)
+            #expect(update.goTrueErrorCode == "session_not_found")
+            let read = try await client.send(.get, "/auth/v1/user", bearer: session.accessToken)
+            #expect(read.status == .forbidden)
+            #expect(read.goTrueErrorCode == "session_not_found")
             #expect(try await client.refresh(session.refreshToken).goTrueErrorCode == "user_banned")
             // Nothing was written by the refused update.
             #expect(try await test.server.store.user(id: id)?.userMetadata["x"] == nil)
