@@ -117,9 +117,31 @@ struct ModelTraceReplayTests {
     }
 
     /// One process: its own `FileSessionStore` on the shared folder, through the proxy.
+    /// A client on `folder` that does not hear the other process's writes.
+    ///
+    /// The model's traces have processes that learn of each other only through
+    /// the store under the lock (rule A). A process that hears a write at once
+    /// (docs/PROTOCOL.md, "Hearing other processes") adopts the newer record
+    /// before its own refresh, which hides the very defect a sabotaged replay
+    /// must show: rule A alone is what these replays test.
     static func client(_ stack: ProxiedServer, _ folder: URL, _ sabotage: Sabotage?) -> SessionClient {
         RefreshThroughFaultsTests.client(
-            stack: stack, url: stack.proxy.url, store: FileSessionStore(directory: folder), sabotage: sabotage)
+            stack: stack, url: stack.proxy.url, store: UnhearingStore(base: FileSessionStore(directory: folder)),
+            sabotage: sabotage)
+    }
+
+    /// A ``FileSessionStore`` without its change notifier.
+    struct UnhearingStore: SessionStore {
+        let base: FileSessionStore
+
+        func load() async throws(SessionStoreError) -> StoredSession? { try await base.load() }
+        func save(_ session: StoredSession) async throws(SessionStoreError) { try await base.save(session) }
+        func clear() async throws(SessionStoreError) { try await base.clear() }
+        func lockForRefresh() async throws(SessionStoreError) -> any SessionStoreLock { try await base.lockForRefresh() }
+        func lockForRefresh(waitingAtMost seconds: TimeInterval) async throws(SessionStoreError) -> any SessionStoreLock {
+            try await base.lockForRefresh(waitingAtMost: seconds)
+        }
+        var changeNotifier: (any StoreChangeNotifier)? { nil }
     }
 
     /// Signs up through `client`: the session (holding token 1), or `nil` if it did not sign in.
