@@ -38,7 +38,7 @@ public struct SessionUser: Sendable, Hashable, Codable {
         createdAt: Date?,
         updatedAt: Date?,
         bannedUntil: Date? = nil,
-        factors: [UserFactor]? = nil
+        factors: [UserFactor]?
     ) {
         self.id = id
         self.aud = aud
@@ -67,6 +67,30 @@ public struct SessionUser: Sendable, Hashable, Codable {
         case createdAt = "created_at"
         case updatedAt = "updated_at"
         case bannedUntil = "banned_until"
+    }
+
+    /// A user without second factors: 0.4.0's initializer, kept so that code
+    /// written against it still builds (scripts/check-api.sh).
+    public init(
+        id: String,
+        aud: String = "authenticated",
+        role: String = "authenticated",
+        email: String?,
+        emailConfirmedAt: Date? = nil,
+        phone: String? = nil,
+        lastSignInAt: Date? = nil,
+        userMetadata: [String: JSONValue] = [:],
+        appMetadata: [String: JSONValue] = [:],
+        identities: [UserIdentity]? = nil,
+        isAnonymous: Bool? = false,
+        createdAt: Date?,
+        updatedAt: Date?,
+        bannedUntil: Date? = nil
+    ) {
+        self.init(
+            id: id, aud: aud, role: role, email: email, emailConfirmedAt: emailConfirmedAt, phone: phone,
+            lastSignInAt: lastSignInAt, userMetadata: userMetadata, appMetadata: appMetadata, identities: identities,
+            isAnonymous: isAnonymous, createdAt: createdAt, updatedAt: updatedAt, bannedUntil: bannedUntil, factors: nil)
     }
 
     /// Reads a user leniently: only `id` is required (a string or an integer).

@@ -101,12 +101,19 @@ public final class SimulatedDeviceKeychain: @unchecked Sendable {
     ///     `kSecUseDataProtectionKeychain` reach (off: iOS and the others, which ignore the key).
     public init(
         state: LockState = .unlocked, answersNotFoundWhileLocked: Bool = true,
-        answersForeignGroup: KeychainStatus = .missingEntitlement, hasFileBasedKeychain: Bool = false
+        answersForeignGroup: KeychainStatus, hasFileBasedKeychain: Bool = false
     ) {
         self.state = state
         self.quirk = answersNotFoundWhileLocked
         self.foreignGroupAnswer = answersForeignGroup
         self.hasFileBasedKeychain = hasFileBasedKeychain
+    }
+
+    /// A device whose foreign-group searches answer as Apple's implementation does
+    /// (`.missingEntitlement`), with no file-based keychain: 0.4.0's initializer, kept
+    /// so that tests written against it still build (scripts/check-api.sh).
+    public convenience init(state: LockState = .unlocked, answersNotFoundWhileLocked: Bool = true) {
+        self.init(state: state, answersNotFoundWhileLocked: answersNotFoundWhileLocked, answersForeignGroup: .missingEntitlement)
     }
 
     /// A process on this device holding `accessGroups` (its keychain-access-groups,

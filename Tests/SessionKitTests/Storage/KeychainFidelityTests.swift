@@ -61,7 +61,7 @@ struct KeychainFidelityTests {
     // MARK: - The Mac's file-based keychain
 
     @Test func theFileBasedKeychainIgnoresGroupsAccessibilityAndEntitlements() {
-        let mac = SimulatedDeviceKeychain(answersNotFoundWhileLocked: false, hasFileBasedKeychain: true)
+        let mac = SimulatedDeviceKeychain(answersNotFoundWhileLocked: false, answersForeignGroup: .missingEntitlement, hasFileBasedKeychain: true)
         let app = mac.process(accessGroups: [Self.appGroup])
         let unsigned = mac.process(accessGroups: [])
         let file = Self.item("TEAMID.not.held", .whenUnlockedThisDeviceOnly, dataProtection: false)
@@ -90,7 +90,7 @@ struct KeychainFidelityTests {
     }
 
     @Test func aStoreOnTheFileBasedKeychainKeepsItsSessionAcrossGroupsAndLocks() async throws {
-        let mac = SimulatedDeviceKeychain(answersNotFoundWhileLocked: false, hasFileBasedKeychain: true)
+        let mac = SimulatedDeviceKeychain(answersNotFoundWhileLocked: false, answersForeignGroup: .missingEntitlement, hasFileBasedKeychain: true)
         let app = mac.process(accessGroups: [Self.appGroup])
         func store(_ group: String?) -> KeychainSessionStore {
             KeychainSessionStore(
