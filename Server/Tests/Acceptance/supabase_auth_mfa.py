@@ -110,7 +110,7 @@ def run(url):
     check([f.id for f in factors.all] == [enrolled.id] and factors.all[0].status == "unverified" and factors.totp == [],
           "list_factors lists the new factor, unverified, and no verified TOTP factor yet")
     challenge = owner.mfa.challenge({"factor_id": enrolled.id})
-    check(challenge.type == "totp" and challenge.expires_at > time.time(), "challenge answers a TOTP challenge that has not expired")
+    check(challenge.factor_type == "totp" and challenge.expires_at > time.time(), "challenge answers a TOTP challenge that has not expired")
     first_code = code_for(enrolled.totp.secret)
     verified = owner.mfa.verify({"factor_id": enrolled.id, "challenge_id": challenge.id, "code": first_code})
     check(verified.access_token and verified.refresh_token, "verify answers a session")
