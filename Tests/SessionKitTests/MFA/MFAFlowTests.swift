@@ -59,6 +59,16 @@ struct MFAFlowTests {
         #expect(f.client.currentState.session?.needsSecondFactor == false)
     }
 
+    @Test func anEmailCodeSignInWithAVerifiedFactorSaysSoToo() async throws {
+        let f = await Fixture.make()
+        try #require(await f.fake.addVerifiedFactor(email: Fixture.email) != nil)
+        try await f.client.sendEmailCode(to: Fixture.email)
+        let code = try #require(await f.fake.emailCode(sentTo: Fixture.email))
+        let session = try await f.client.verifyEmailCode(email: Fixture.email, code: code)
+        #expect(session.needsSecondFactor)
+        #expect(f.client.currentState == .signedIn(session))
+    }
+
     @Test func aWrongCodeIsTypedAndTheAAL1SessionStays() async throws {
         let f = await Fixture.make()
         let factorID = try #require(await f.fake.addVerifiedFactor(email: Fixture.email))
@@ -100,6 +110,25 @@ struct MFAFlowTests {
         #expect(raised.assurance.currentLevel == .aal2)
         #expect(try await f.client.refresh().assurance.currentLevel == .aal2)
         #expect(await events.finish(f.client).expiredCount == 0)
+    }
+
+    @Test func aSignOutWhileTheCodeIsCheckedIsNotUndoneByTheAnswer() async throws {
+        let f = await Fixture.make()
+        let factorID = try #require(await f.fake.addVerifiedFactor(email: Fixture.email))
+        try await f.signIn()
+        let challenge = try await f.client.mfa.challenge(factorId: factorID)
+        let code = try #require(await f.fake.totpCode(forFactor: factorID))
+        // The factor routes are the fake's `.unknown` endpoint: hold the verify's answer.
+        let gate = FakeGate()
+        await f.fake.inject(.holdAnswer(gate), on: .unknown)
+        let verify = Task { try await f.client.mfa.verify(factorId: factorID, challengeId: challenge.id, code: code) }
+        await gate.waitForArrivals(1)
+        try await f.client.signOut()
+        await gate.open()
+        let result = await verify.result
+        #expect(throws: SessionError.notSignedIn) { try result.get() }
+        #expect(f.client.currentState == .signedOut)
+        #expect(try await f.store.load()?.holdsSession != true)
     }
 
     @Test func enrollingAnotherFactorAtAAL1IsAStepUpThatKeepsTheSession() async throws {
