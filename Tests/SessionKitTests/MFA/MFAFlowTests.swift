@@ -148,6 +148,20 @@ struct MFAFlowTests {
         #expect(try await f.client.mfa.listFactors().all.isEmpty)
     }
 
+    @Test func neitherTheSecretNorTheCodeNorATokenReachesTheLogs() async throws {
+        let f = await Fixture.make()
+        try await f.signIn()
+        let factor = try await f.client.mfa.enroll()
+        let secret = try #require(factor.totp?.secret)
+        let code = try #require(await f.fake.totpCode(forFactor: factor.id))
+        let raised = try await f.client.mfa.challengeAndVerify(factorId: factor.id, code: code)
+        let logged = f.logs.lines.joined(separator: "\n") + "\(factor.totp.map { String(describing: $0) } ?? "")"
+        #expect(f.logs.lines.contains { $0.contains("second factor was verified") })
+        for secretText in [secret, code, raised.accessToken, raised.refreshToken] {
+            #expect(!logged.contains(secretText))
+        }
+    }
+
     @Test func aFactorIdThatWouldChangeThePathIsRefusedUnsent() async throws {
         let f = await Fixture.make()
         try await f.signIn()
