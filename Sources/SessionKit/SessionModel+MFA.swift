@@ -10,7 +10,9 @@ extension SessionModel {
     /// Verifies the authenticator code for the account's factor, raising the
     /// session to AAL2 (``SessionMFA/challengeAndVerify(factorId:code:)``).
     ///
-    /// - Parameter factorId: the factor to answer; `nil` picks the user's first verified TOTP factor.
+    /// - Parameters:
+    ///   - code: the code the authenticator app shows now.
+    ///   - factorId: the factor to answer; `nil` picks the user's first verified TOTP factor.
     /// - Returns: whether it succeeded; otherwise ``lastError`` says why
     ///   (``SessionError/secondFactorCodeInvalid`` for a wrong code), and the session stays as it was.
     @discardableResult
