@@ -96,7 +96,8 @@ struct FactorService: Sendable {
             .init(
                 factorID: factor.id, challengeID: request.challengeID.lowercased(), userID: user.id, sessionID: sessionID,
                 matchedStep: TOTP(secret: bytes).matchingStep(of: request.code, at: now), ip: ip,
-                challengeLifetime: configuration.challengeLifetime, refreshTokenTTL: sessions.configuration.refreshTokenTTL),
+                challengeLifetime: configuration.challengeLifetime, refreshTokenTTL: sessions.configuration.refreshTokenTTL,
+                kek: kek),
             now: now)
         return try await sessions.tokenResponse(
             user: verification.user, session: verification.session, refreshToken: verification.refreshToken)
