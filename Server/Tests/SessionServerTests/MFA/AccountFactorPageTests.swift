@@ -132,4 +132,30 @@ struct AccountFactorPageTests {
             #expect(try await test.server.store.factors(userID: try #require(session.user?.id)).contains { $0.id == other.id })
         }
     }
+
+    /// Attack: guessing on the page's code step spends the account's budget, as the API does.
+    @Test func theCodeStepStopsAtTheAccountsGuessBudgetEvenForTheRightCode() async throws {
+        let test = try await TestServer.make { $0.emailCodeGuessesPerHourPerAddress = 3 }
+        try await test.run { client in
+            let session = try await client.signUp("ada@example.com")
+            // Verifying at enrolment spent one guess of the three.
+            let (factor, _) = try await client.enrollAndVerify(session.accessToken, at: test.clock.now)
+            await test.clock.advance(by: 30)
+            let password = try await Page.form(client, "/account/sign-in", "email=ada%40example.com&password=correct-horse")
+            let stepCookie = try #require(Page.cookie(password))
+            let csrf = try #require(Page.csrf(try await Self.get(client, "/account/factor-step", cookie: stepCookie)))
+            for _ in 0..<2 {
+                let wrong = try await Page.form(
+                    client, "/account/factor-step", "csrf=\(csrf)&factor_id=\(factor.id)&code=\(factor.wrongCode(at: test.clock.now))",
+                    cookie: stepCookie)
+                #expect(wrong.status == .badRequest)
+            }
+            let right = try await Page.form(
+                client, "/account/factor-step", "csrf=\(csrf)&factor_id=\(factor.id)&code=\(factor.code(at: test.clock.now))",
+                cookie: stepCookie)
+            #expect(right.status == .tooManyRequests)
+            #expect(right.headers[.setCookie] == nil)
+            #expect(try await Self.get(client, "/account", cookie: stepCookie).text.contains(#"id="sign-in""#))
+        }
+    }
 }
