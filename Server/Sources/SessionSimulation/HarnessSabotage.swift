@@ -13,6 +13,10 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
     /// with a class that is not `ThisDeviceOnly`): a restored device takes the
     /// copied record for its own and presents its refresh token.
     case deviceMarkerMoves
+    /// The server forgets a session's `aal2` (its factor deleted behind the
+    /// app's back), so the next refresh answers `aal1`: caught only in lives
+    /// with a second factor (`secondFactorShare`), so not in ``all``.
+    case sessionLevelDropped
     /// A planted client defect.
     case client(Sabotage)
 
@@ -30,6 +34,7 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
         case .storeDropsWrites: "store-drops-writes"
         case .updateForgetsEarlierItem: "update-forgets-earlier-item"
         case .deviceMarkerMoves: "device-marker-moves"
+        case .sessionLevelDropped: "session-level-dropped"
         case .client(let sabotage): sabotage.name
         }
     }

@@ -38,6 +38,7 @@ struct WebConsole: Sendable {
                 mailLimit: mailLimit, origin: origin),
             origin: origin
         ).register(on: pages)
+        AccountFactorPages(web: accountWeb, factors: server.factors, limit: limit, origin: origin).register(on: pages)
         AdminConsolePages(
             web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_admin", path: "/admin", secure: secure),
                 externalURL: configuration.externalURL),

@@ -7,7 +7,9 @@ import Mustache
 enum WebTemplates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
-        for (name, text) in templates.merging(accountTemplates, uniquingKeysWith: { first, _ in first }) {
+        for (name, text) in templates.merging(accountTemplates, uniquingKeysWith: { first, _ in first })
+            .merging(factorTemplates, uniquingKeysWith: { first, _ in first })
+        {
             do {
                 try library.register(text, named: name)
             } catch {

@@ -35,6 +35,11 @@ public struct LifeReport: Sendable {
     /// server revoked because a rotation's answer was lost (not a violation
     /// there; counted apart, see `RotationAnswers`).
     public var lostAnswerLogouts = 0
+    /// Times a life with a second factor found the app's access token, or the
+    /// server's session, below `aal2` (issue 38, item 8).
+    public var assuranceDrops = 0
+    /// Whether this life enrolled a second factor.
+    public var hasSecondFactor = false
     /// The device event this life played (issue 31, rows 5–10), if any.
     public var deviceEvent: DeviceEventReport?
     /// A failing life's last steps (see `LifeTrace`); empty for a life that held every invariant.
@@ -87,6 +92,7 @@ public struct LifeReport: Sendable {
         if unauthorizedWhileValid > 0 { found.append("\(unauthorizedWhileValid) request(s) failed as 401 while valid") }
         if notSignedInWhileLive > 0 { found.append("\(notSignedInWhileLive) request(s) answered notSignedIn while the session lived") }
         if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
+        if assuranceDrops > 0 { found.append("\(assuranceDrops) time(s) the session was found dropped to aal1") }
         if unexplainedTransients > 0 { found.append("\(unexplainedTransients) transient failure(s) that no fault or offline window explains: \(unexplainedSamples)") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         found += field.violations
