@@ -12,7 +12,7 @@ extension SessionClient {
     /// let session = try await client.signInWithPasskey(using: ceremony)
     /// ```
     ///
-    /// - Parameter ceremony: runs the authenticator (``PlatformPasskeyCeremony`` on Apple platforms).
+    /// - Parameter ceremony: runs the authenticator (`PlatformPasskeyCeremony` on Apple platforms).
     /// - Throws: ``SessionError/cancelled`` when the person closes the sheet (the state is
     ///   as it was: a signed-in person stays signed in), ``SessionError/invalidCredentials`` when the
     ///   server does not accept the passkey, ``SessionError/unsupported`` when the server has

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whatever makes and uses passkeys: the platform's sheet
-/// (``PlatformPasskeyCeremony`` on Apple platforms), a web view, a security
+/// (`PlatformPasskeyCeremony` on Apple platforms), a web view, a security
 /// key, or a software authenticator in tests.
 ///
 /// A ceremony is handed the server's options (the WebAuthn Level 3
