@@ -47,6 +47,7 @@ public final class PlatformPasskeyCeremony: NSObject, PasskeyCeremony {
         let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: options.relyingPartyID)
         let request = provider.createCredentialRegistrationRequest(
             challenge: options.challenge, name: options.userName, userID: options.userID)
+        request.userVerificationPreference = Self.preference(options.userVerification)
         guard case .registration(let credential) = try await perform(request) else {
             throw SessionError.requestFailed.with(message: "The passkey sheet answered with a sign-in, not a new passkey.")
         }
@@ -60,10 +61,20 @@ public final class PlatformPasskeyCeremony: NSObject, PasskeyCeremony {
     public func getAssertion(_ options: PasskeyRequestOptions) async throws(SessionError) -> PasskeyAssertionCredential {
         let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: options.relyingPartyID)
         let request = provider.createCredentialAssertionRequest(challenge: options.challenge)
+        request.userVerificationPreference = Self.preference(options.userVerification)
         guard case .assertion(let credential) = try await perform(request) else {
             throw SessionError.requestFailed.with(message: "The passkey sheet answered with a new passkey, not a sign-in.")
         }
         return credential
+    }
+
+    /// The server's `userVerification` (GoTrue asks `required`: it refuses an answer without the UV flag).
+    private static func preference(_ value: String?) -> ASAuthorizationPublicKeyCredentialUserVerificationPreference {
+        switch value {
+        case "required": .required
+        case "discouraged": .discouraged
+        default: .preferred
+        }
     }
 
     private func perform(_ request: ASAuthorizationRequest) async throws(SessionError) -> Answer {

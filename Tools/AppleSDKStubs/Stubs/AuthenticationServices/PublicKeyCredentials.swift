@@ -57,13 +57,36 @@ open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuth
     open var signature: Data! { stub() }
 }
 
+// https://developer.apple.com/documentation/authenticationservices/asauthorizationpublickeycredentialuserverificationpreference
+// `struct ASAuthorizationPublicKeyCredentialUserVerificationPreference` (a string-backed constant set)
+@available(iOS 15.0, macOS 12.0, tvOS 16.0, visionOS 1.0, *)
+public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hashable, Equatable, RawRepresentable, @unchecked Sendable {
+    public let rawValue: String
+    // .../init(rawValue:)
+    public init(rawValue: String) { self.rawValue = rawValue }
+    // .../init(_:)
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    // .../required, .../preferred, .../discouraged
+    public static let required = Self(rawValue: "required")
+    public static let preferred = Self(rawValue: "preferred")
+    public static let discouraged = Self(rawValue: "discouraged")
+}
+
 // https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialregistrationrequest
 @available(iOS 15.0, macOS 12.0, tvOS 16.0, visionOS 1.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest {}
+open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest {
+    // https://developer.apple.com/documentation/authenticationservices/asauthorizationpublickeycredentialregistrationrequest/userverificationpreference
+    // Declared by the protocol ASAuthorizationPublicKeyCredentialRegistrationRequest, which this class adopts.
+    open var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference = .preferred
+}
 
 // https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialassertionrequest
 @available(iOS 15.0, macOS 12.0, tvOS 16.0, visionOS 1.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest {}
+open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest {
+    // https://developer.apple.com/documentation/authenticationservices/asauthorizationpublickeycredentialassertionrequest/userverificationpreference
+    // Declared by the protocol ASAuthorizationPublicKeyCredentialAssertionRequest, which this class adopts.
+    open var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference = .preferred
+}
 
 // https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialprovider
 // `class ASAuthorizationPlatformPublicKeyCredentialProvider`
