@@ -76,7 +76,7 @@ stubs_for() { # stubs_for <platform>
     for module in Security os CryptoKit $(ui_modules "$platform"); do
         emit "$module" "$dir" "${stub[@]}" "$s/$module/$module.swift"
     done
-    emit AuthenticationServices "$dir" "${stub[@]}" -I "$dir" "$s/AuthenticationServices/AuthenticationServices.swift"
+    emit AuthenticationServices "$dir" "${stub[@]}" -I "$dir" "$s"/AuthenticationServices/*.swift
     emit SwiftUI "$dir" "${stub[@]}" -I "$dir" "$s/SwiftUI/SwiftUI.swift"
     # Not Apple's: supabase-swift's names, for the blocks of MovingFromSupabaseSwift.md (imported only there).
     emit Supabase "$dir" -swift-version 6 -parse-as-library "$s/Supabase/Supabase.swift"
