@@ -37,6 +37,8 @@ public final class SessionModel {
         case signedIn
         /// Show the sign-in screen, with ``SessionModel/lastError``'s message once, if any.
         case signedOut
+        /// A session is stored behind the biometric gate: show "Unlock" (``SessionModel/restore()`` asks again).
+        case locked
 
         /// The phase a state shows as.
         public init(_ state: SessionState) {
@@ -44,6 +46,7 @@ public final class SessionModel {
             case .restoring: self = .restoring
             case .signedIn, .offline, .needsAttention: self = .signedIn
             case .signedOut, .expired: self = .signedOut
+            case .locked: self = .locked
             }
         }
     }
