@@ -8,7 +8,7 @@ import SessionCore
 /// context the keychain calls use, and when a new check is due
 /// (docs/PROTOCOL.md, "The biometric gate").
 ///
-/// The window is ``BiometricWindow``, a pure value fed the client's clock.
+/// The window is `BiometricWindow`, a pure value fed the client's clock.
 /// Tell the gate when the app changes place (``appDidEnterBackground()``,
 /// ``appWillEnterForeground()``): in the background a due check is not asked,
 /// it waits (`errSecInteractionNotAllowed`), and ``BiometricPolicy/Window/oncePerForeground``
