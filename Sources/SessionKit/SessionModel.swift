@@ -44,6 +44,9 @@ public final class SessionModel {
             case .restoring: self = .restoring
             case .signedIn, .offline, .needsAttention: self = .signedIn
             case .signedOut, .expired: self = .signedOut
+            // Behind the biometric gate the session is still to be read: neither screen, and an
+            // app that opted in to the gate shows "Unlock" from ``SessionModel/lockReason``.
+            case .locked: self = .restoring
             }
         }
     }
@@ -65,6 +68,11 @@ public final class SessionModel {
     public var isRestoring: Bool { phase == .restoring }
     /// True when signed in (online, offline or needing attention).
     public var isSignedIn: Bool { state.isSignedIn }
+    /// Why the biometric gate is closed (the state is ``SessionState/locked(_:)``), else `nil`:
+    /// show "Unlock" and call ``restore()``; with ``BiometricLockReason/biometryChanged``, show sign-in.
+    public var lockReason: BiometricLockReason? {
+        if case .locked(let reason) = state { reason } else { nil }
+    }
     /// The signed-in person, if the server named them.
     public var user: SessionUser? { state.session?.user }
 

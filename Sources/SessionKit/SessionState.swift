@@ -21,6 +21,12 @@ public enum SessionState: Sendable, Hashable {
     /// "can't reach your account right now", not the sign-in screen; the
     /// person may sign out and in again. `reason` says what answered.
     case needsAttention(Session, reason: SessionError)
+    /// A session is stored behind Face ID or Touch ID and the check did not pass
+    /// (cancelled, failed, due in the background, or biometrics changed). Nobody is
+    /// signed out: show an "Unlock" screen; ``SessionClient/restore()`` asks again
+    /// and continues the session. With ``BiometricLockReason/biometryChanged`` the
+    /// person signs in again (docs/PROTOCOL.md, "The biometric gate").
+    case locked(BiometricLockReason)
 
     /// The session, when signed in (online or offline).
     public var session: Session? {

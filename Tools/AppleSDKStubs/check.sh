@@ -73,7 +73,9 @@ stubs_for() { # stubs_for <platform>
     local stub=(-swift-version 6 -parse-as-library -enable-library-evolution -suppress-warnings $(os_flags "$platform"))
     emit FoundationAppleOnly "$dir" "${stub[@]}" "$s/FoundationAppleOnly/FoundationAppleOnly.swift"
     # shellcheck disable=SC2046
-    for module in Security os CryptoKit $(ui_modules "$platform"); do
+    # LocalAuthentication: every platform but tvOS (developer.apple.com/documentation/localauthentication/lacontext).
+    local la="LocalAuthentication"; [ "$platform" = tvos ] && la=""
+    for module in Security os CryptoKit $la $(ui_modules "$platform"); do
         emit "$module" "$dir" "${stub[@]}" "$s/$module/$module.swift"
     done
     emit AuthenticationServices "$dir" "${stub[@]}" -I "$dir" "$s"/AuthenticationServices/*.swift
@@ -187,6 +189,15 @@ if [ "$plant" = 1 ] && [ "$status" = 0 ]; then
     plant_one ios OAuth/AppleSignInController.swift \
         's/^import AuthenticationServices$/import AuthenticationServices\nfunc planted(_ c: ASAuthorizationError.Code) -> Int { switch c { case .unknown, .canceled, .invalidResponse, .notHandled, .failed, .notInteractive, .matchedExcludedCredential, .credentialImport, .credentialExport, .preferSignInWithApple, .deviceNotConfiguredForPasskeyCreation: 0 } }/' \
         "an exhaustive switch over an extensible Apple enum without @unknown default" "may have additional unknown values" || status=1
+    # The biometric gate (issue 42, item 1): access-control keys, LAContext's members, and a platform branch.
+    plant_one ios Storage/Biometric/SecItemKeychain+AccessControl.swift 's/SecAccessControlCreateFlags\(rawValue: CFOptionFlags\(protection.rawValue\)\)/SecAccessControlCreateFlags(protection.rawValue)/' \
+        "SecAccessControlCreateFlags built without its rawValue label" || status=1
+    plant_one watchos Storage/Biometric/SecItemKeychain+AccessControl.swift 's/^        #if !os\(watchOS\)$/        #if true/' \
+        "a platform branch removed (touchIDAuthenticationAllowableReuseDuration on watchOS)" "touchIDAuthenticationAllowableReuseDuration" || status=1
+    plant_one ios Storage/Biometric/SystemBiometrics.swift 's/^        @unknown default: return .none$//' \
+        "an exhaustive switch over LABiometryType without @unknown default" || status=1
+    plant_one tvos Storage/Biometric/SecItemKeychain+AccessControl.swift 's/^#if canImport\(Security\) \&\& canImport\(LocalAuthentication\)$/#if canImport(Security)/' \
+        "LocalAuthentication used on tvOS, which lacks it" "no such module 'LocalAuthentication'" || status=1
     plant_one ios OAuth/SystemWebAuthenticationPresenter.swift 's/return UIWindow\(windowScene: scene\)/return UIWindow()/' \
         "a window without a scene (UIWindow(), deprecated in iOS 26)" "deprecated" || status=1
     if [ -f "$root/Examples/SampleApp/App/RunsView.swift" ]; then

@@ -112,6 +112,13 @@ extension SessionClient {
                 endRestore(showing: .signedOut)
                 return .failure(SessionError.storeInaccessible.with(underlying: error.reason))
             }
+            if let lockReason = error.lockReason {
+                // The biometric gate: the record stays stored; the app shows "Unlock" and calls
+                // restore() again. No timed re-read: asking again unbidden would loop on a cancel.
+                logger.notice("The stored session is behind the biometric gate", metadata: ["reason": "\(lockReason)"])
+                endRestore(showing: .locked(lockReason))
+                return .failure(SessionError.storeUnavailable.with(underlying: error.reason))
+            }
             if planted(.lockedStoreSignsOut) {
                 endRestore(showing: .signedOut)
                 return .success(broadcaster.current)

@@ -53,6 +53,7 @@ extension SessionClient {
 
     func handleLifecycleEvent(_ event: AppLifecycleEvent) async {
         guard !isShutDown else { return }
+        tellBiometricGate(event)
         switch event {
         case .didBecomeActive, .protectedDataDidBecomeAvailable:
             if restoreIsPending {

@@ -221,11 +221,14 @@ extension SessionClient {
             session = adopted
         case .signedOutElsewhere:
             return .failure(.notSignedIn)
-        case .unreadable(let error) where error.isDeviceLocked:
+        case .unreadable(let error) where error.isDeviceLocked || error.isAwaitingAuthentication:
             // The store can be neither read nor written (a when-unlocked item on a locked
             // device, a background launch): a rotation now could not be saved, and a kill
             // would then present a token the server calls reused (docs/PROTOCOL.md, "The Keychain item").
             logger.notice("Not refreshing while the store is out of reach; trying again later")
+            // Biometrics enrolled anew invalidated the record: the app is told (once: the state
+            // changes once); the token in memory is used while valid, and the person signs in again.
+            if error.lockReason == .biometryChanged { broadcaster.set(.locked(.biometryChanged)) }
             apply(.retry(after: Self.lockedStoreRetry))
             return .failure(
                 SessionError.storeUnavailable.with(

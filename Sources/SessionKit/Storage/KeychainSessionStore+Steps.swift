@@ -15,6 +15,7 @@ extension KeychainSessionStore {
         var waited = false
         while true {
             let (status, data) = keychain.copyData(target)
+            if let refused = gatedRefusal(status) { throw refused }
             switch status {
             case .success:
                 guard let data else { throw .readFailed("the keychain returned no data (\(status))") }
@@ -82,6 +83,7 @@ extension KeychainSessionStore {
 
     /// Reads the item back: a save is reported only once it is really there.
     func verify(_ data: Data) throws(SessionStoreError) {
+        if try verifiedWithoutAsking() { return }
         let (status, readBack) = keychain.copyData(item)
         switch status {
         case .success, .itemNotFound:
@@ -166,6 +168,7 @@ extension KeychainSessionStore {
 
     /// A write that failed: transient when the device is locked, otherwise a write failure.
     func writeFailure(_ status: KeychainStatus, _ step: String) -> SessionStoreError {
+        if let refused = gatedRefusal(status) { return refused }
         if status == .interactionNotAllowed { return .deviceLocked("\(step): \(status)") }
         if let refused = Self.inaccessible(status, item) { return refused }
         return .writeFailed("keychain, \(step): \(status)")

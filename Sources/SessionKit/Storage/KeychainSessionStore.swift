@@ -90,6 +90,8 @@ public struct KeychainSessionStore: SessionStore {
     /// Told after every save and clear, so the other processes sharing the item re-read it
     /// (a Darwin notification on Apple platforms; docs/PROTOCOL.md, "Hearing other processes").
     public var changeNotifier: (any StoreChangeNotifier)?
+    /// The biometric gate, when the record sits behind Face ID or Touch ID (docs/PROTOCOL.md, "The biometric gate").
+    public internal(set) var biometricGate: BiometricGate?
 
     let keychain: any KeychainAPI
     let protectedData: any ProtectedDataAvailability
@@ -144,7 +146,9 @@ public struct KeychainSessionStore: SessionStore {
 
     public func load() async throws(SessionStoreError) -> StoredSession? {
         if let installMarker, !installMarker.isMarked() { try await forgetDeletedInstallSession() }
+        biometricGate?.beginRead()
         var found = try await readItem()
+        if found == nil { try refuseInvalidatedRecord() }
         if found == nil { found = try await moveEarlierItem() }
         guard let data = found else { return nil }
         // The version before the full decode: a newer SDK's record may not decode as ours.
@@ -175,7 +179,7 @@ public struct KeychainSessionStore: SessionStore {
             throw .writeFailed("encoding: \(error)")
         }
         try refuseNewerRecord()
-        try await write(data)
+        if try !replaceInvalidatedRecord(data) { try await write(data) }
         try verify(data)
         changeNotifier?.post()
     }

@@ -7,7 +7,7 @@ import FoundationNetworking
 public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {
         case corrupt, unsupportedVersion, readFailed, writeFailed, verificationFailed, lockFailed, deleteFailed
-        case deviceLocked, inaccessible
+        case deviceLocked, inaccessible, authenticationRequired
     }
 
     private let kind: Kind
@@ -15,12 +15,25 @@ public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConverti
     public let reason: String
     /// Where a corrupt record was moved (a file or a keychain item), so nothing stored is lost.
     public let movedTo: StoredRecordLocation?
+    /// Why the biometric gate refused the read (``authenticationRequired(_:detail:)``); `nil` otherwise.
+    public let lockReason: BiometricLockReason?
 
-    private init(_ kind: Kind, _ reason: String, movedTo: StoredRecordLocation? = nil) {
+    private init(_ kind: Kind, _ reason: String, movedTo: StoredRecordLocation? = nil, lockReason: BiometricLockReason? = nil) {
         self.kind = kind
         self.reason = reason
         self.movedTo = movedTo
+        self.lockReason = lockReason
     }
+
+    /// The biometric gate is closed: the check was cancelled or failed, is due
+    /// where no UI may be shown, or biometrics changed. The record is left stored;
+    /// never "no session" (docs/PROTOCOL.md, "The biometric gate").
+    public static func authenticationRequired(_ lockReason: BiometricLockReason, detail: String) -> Self {
+        Self(.authenticationRequired, "The stored session is behind Face ID or Touch ID: \(detail)", lockReason: lockReason)
+    }
+
+    /// True when the biometric gate refused the read (``lockReason`` says why).
+    public var isAwaitingAuthentication: Bool { kind == .authenticationRequired }
 
     /// The stored record could not be decoded; it was moved to `movedTo`.
     public static func corrupt(detail: String, movedTo: StoredRecordLocation?) -> Self {

@@ -16,6 +16,45 @@ public typealias CFTypeRef = AnyObject
 // https://developer.apple.com/documentation/kernel/osstatus — `typealias OSStatus = Int32`
 public typealias OSStatus = Int32
 
+// https://developer.apple.com/documentation/corefoundation/cfallocator — a CF class; nil is the default allocator.
+public final class CFAllocator {}
+// https://developer.apple.com/documentation/corefoundation/cferror — toll-free bridged with NSError.
+public typealias CFError = NSError
+// https://developer.apple.com/documentation/corefoundation/cfoptionflags — `typealias CFOptionFlags = UInt`
+public typealias CFOptionFlags = UInt
+
+// Access control.
+// https://developer.apple.com/documentation/security/secaccesscontrol — `class SecAccessControl`
+@available(iOS 2.0, macOS 10.0, tvOS 9.0, watchOS 2.0, visionOS 1.0, *)
+public final class SecAccessControl {}
+// https://developer.apple.com/documentation/security/secaccesscontrolcreateflags — `struct SecAccessControlCreateFlags`
+// (an OptionSet over CFOptionFlags, with Security's values).
+@available(iOS 8.0, macOS 10.10, tvOS 9.0, watchOS 2.0, visionOS 1.0, *)
+public struct SecAccessControlCreateFlags: OptionSet, Sendable {
+    public let rawValue: CFOptionFlags
+    public init(rawValue: CFOptionFlags) { self.rawValue = rawValue }
+    // https://developer.apple.com/documentation/security/secaccesscontrolcreateflags/userpresence
+    public static var userPresence: SecAccessControlCreateFlags { Self(rawValue: 1 << 0) }
+    // https://developer.apple.com/documentation/security/secaccesscontrolcreateflags/biometryany
+    @available(iOS 11.3, macOS 10.13.4, tvOS 11.3, watchOS 4.3, visionOS 1.0, *)
+    public static var biometryAny: SecAccessControlCreateFlags { Self(rawValue: 1 << 1) }
+    // https://developer.apple.com/documentation/security/secaccesscontrolcreateflags/biometrycurrentset
+    @available(iOS 11.3, macOS 10.13.4, tvOS 11.3, watchOS 4.3, visionOS 1.0, *)
+    public static var biometryCurrentSet: SecAccessControlCreateFlags { Self(rawValue: 1 << 3) }
+}
+// https://developer.apple.com/documentation/security/secaccesscontrolcreatewithflags(_:_:_:_:)
+@available(iOS 8.0, macOS 10.10, tvOS 9.0, watchOS 2.0, visionOS 1.0, *)
+public func SecAccessControlCreateWithFlags(
+    _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecAccessControl? { stub() }
+// https://developer.apple.com/documentation/security/ksecattraccesscontrol — `let kSecAttrAccessControl: CFString`
+@available(iOS 8.0, macOS 10.10, tvOS 9.0, watchOS 2.0, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecAttrAccessControl: CFString = "accc"
+// https://developer.apple.com/documentation/security/ksecuseauthenticationcontext — `let kSecUseAuthenticationContext: CFString`
+@available(iOS 9.0, macOS 10.11, tvOS 9.0, watchOS 2.0, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecUseAuthenticationContext: CFString = "u_AuthCtx"
+
 // Item functions. Imported C functions: nonisolated, callable from any thread.
 // https://developer.apple.com/documentation/security/secitemadd(_:_:)
 @available(iOS 2.0, macOS 10.6, tvOS 9.0, watchOS 2.0, visionOS 1.0, *)
