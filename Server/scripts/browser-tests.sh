@@ -10,7 +10,9 @@
 # Strava-shaped fake provider, Tests/Browser/fake_provider.py) and an
 # email-code-only person sign in, see their devices and delete the account
 # after a mailed code (a real SMTP listener, aiosmtpd), and a forged deletion
-# without the code is refused. The server runs with a 5 s re-authentication
+# without the code is refused; then passkeys with Chromium's virtual
+# authenticator (Tests/Browser/passkey_flows.py): added on /account, signed
+# out, signed in with it, removed. The server runs with a 5 s re-authentication
 # window, so the flows wait it out instead of a clock being moved.
 #
 #   scripts/browser-tests.sh                                  # from anywhere
@@ -61,8 +63,13 @@ start_ready smtp "$python" scripts/smtp-listener.py --port 0 --maildir "$work/ma
 smtp_port="$ready_port"
 start_ready provider "$python" Tests/Browser/fake_provider.py --providers-file "$work/providers.json"
 reauthentication_window=5
+# Passkeys (flow 8, Tests/Browser/passkey_flows.py): the RP ID is localhost and the origin names
+# the port, so the port is chosen before the server starts.
+LIVE_SERVER_PORT="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+passkeys=(--passkeys --webauthn-rp-id localhost --webauthn-rp-display-name "Browser tests"
+  --webauthn-rp-origins "http://localhost:$LIVE_SERVER_PORT")
 # --autoconfirm: flow 1's password sign-up signs in at once, as it did before mail was on.
-start_auth_server --autoconfirm --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "Browser tests <auth@example.com>" \
+start_auth_server "${passkeys[@]}" --autoconfirm --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "Browser tests <auth@example.com>" \
   --oauth-providers "$work/providers.json" --reauthentication-window "$reauthentication_window"
 write_service_role_key
 # localhost, not 127.0.0.1: the flows' attacker site is http://127.0.0.1:<port>, another site.

@@ -168,7 +168,8 @@ enum AccountPasskeyScript {
                 const actions = document.createElement("td");
                 const field = document.createElement("input");
                 field.type = "text"; field.maxLength = 120; field.value = name; field.className = "passkey-new-name";
-                field.setAttribute("aria-label", `New name for ${name}`);
+                const label = document.createElement("label");
+                label.append(`New name for ${name}`, field);
                 const rename = document.createElement("button");
                 rename.type = "button"; rename.className = "rename-passkey"; rename.textContent = "Rename";
                 rename.addEventListener("click", act(async () => {
@@ -182,7 +183,7 @@ enum AccountPasskeyScript {
                   await call("POST", `/account/passkeys/${passkey.id}/remove`, await proof(), csrf);
                   return "The passkey is removed: it no longer signs in to this account.";
                 }));
-                actions.append(field, rename, " ", remove);
+                actions.append(label, rename, " ", remove);
                 tr.append(actions);
                 rows.append(tr);
               }
