@@ -13,11 +13,15 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
     /// with a class that is not `ThisDeviceOnly`): a restored device takes the
     /// copied record for its own and presents its refresh token.
     case deviceMarkerMoves
+    /// A passkey sign-in's hand-off to the client keeps the access token but
+    /// not the refresh token (a broken ceremony glue): the first refresh fails
+    /// and the person is signed out (issue 39, item 11).
+    case passkeyHandOffLosesRefreshToken
     /// A planted client defect.
     case client(Sabotage)
 
     /// Every sabotage, in the order `--list-sabotages` prints them.
-    public static let all: [HarnessSabotage] = [.storeDropsWrites, .updateForgetsEarlierItem, .deviceMarkerMoves] + Sabotage.all.map { .client($0) }
+    public static let all: [HarnessSabotage] = [.storeDropsWrites, .updateForgetsEarlierItem, .deviceMarkerMoves, .passkeyHandOffLosesRefreshToken] + Sabotage.all.map { .client($0) }
 
     /// The sabotage called `name`, if any.
     public init?(name: String) {
@@ -30,6 +34,7 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
         case .storeDropsWrites: "store-drops-writes"
         case .updateForgetsEarlierItem: "update-forgets-earlier-item"
         case .deviceMarkerMoves: "device-marker-moves"
+        case .passkeyHandOffLosesRefreshToken: "passkey-hand-off-loses-refresh-token"
         case .client(let sabotage): sabotage.name
         }
     }

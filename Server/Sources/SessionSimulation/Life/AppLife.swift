@@ -76,7 +76,7 @@ final class AppLife {
     /// Runs the whole life and reports it.
     func run() async throws -> LifeReport {
         defer { removeDirectory() }
-        try await signUp()
+        if signsInWithPasskey { try await signInWithPasskey() } else { try await signUp() }
         let horizon = parameters.days * 86_400
         var usesAfterEnd = 0
         while true {
@@ -118,6 +118,7 @@ final class AppLife {
                 }
             }
         }
+        checkPasskeyAMR()
         try await finalCheck()
         return report
     }

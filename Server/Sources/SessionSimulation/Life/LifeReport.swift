@@ -35,6 +35,8 @@ public struct LifeReport: Sendable {
     /// server revoked because a rotation's answer was lost (not a violation
     /// there; counted apart, see `RotationAnswers`).
     public var lostAnswerLogouts = 0
+    /// A passkey life whose final access token did not carry `amr` method `passkey` (docs/PASSKEYS.md).
+    public var passkeyAMRMissing = 0
     /// The device event this life played (issue 31, rows 5–10), if any.
     public var deviceEvent: DeviceEventReport?
     /// A failing life's last steps (see `LifeTrace`); empty for a life that held every invariant.
@@ -65,6 +67,8 @@ public struct LifeReport: Sendable {
     /// Drawn faults whose request was cancelled, so may never have reached the proxy.
     public var cancelledFaultDraws: [Fault: Int] = [:]
     public var simulatedDays = 0.0
+    /// Sign-ins by passkey (``AppLife/signInWithPasskey()``): 1 in a passkey life.
+    public var passkeySignIns = 0
     /// The field rows of issue 31 (a stale JWKS, …).
     public var field = FieldReport()
 
@@ -88,6 +92,7 @@ public struct LifeReport: Sendable {
         if notSignedInWhileLive > 0 { found.append("\(notSignedInWhileLive) request(s) answered notSignedIn while the session lived") }
         if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
         if unexplainedTransients > 0 { found.append("\(unexplainedTransients) transient failure(s) that no fault or offline window explains: \(unexplainedSamples)") }
+        if passkeyAMRMissing > 0 { found.append("the passkey session's access token lost amr method passkey") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         found += field.violations
         found += deviceViolations
