@@ -53,6 +53,7 @@ def run(flows, runner):
         b.wait(lambda d: rows(d), "the new passkey's row in #passkey-list", seconds=15)
         row_text = rows(driver)[0].text
         check(PASSKEY_NAME in row_text, f"the passkey's row does not name it: {row_text!r}")
+        check(visible(driver, "#sign-in-methods li[data-method=passkey]"), "How you sign in does not list the passkey")
         check(len(driver.get_credentials()) == 1, "the virtual authenticator holds no resident credential after adding one")
         status_text = driver.find_element(By.CSS_SELECTOR, "#passkeys-status").text
         check("added" in status_text, f"#passkeys-status after adding: {status_text!r}")

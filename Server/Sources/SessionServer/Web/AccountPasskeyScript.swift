@@ -159,6 +159,16 @@ enum AccountPasskeyScript {
             };
             const render = () => {
               rows.replaceChildren();
+              // "How you sign in" names passkeys while the account has one.
+              const methods = document.getElementById("sign-in-methods");
+              let method = methods && methods.querySelector("li[data-method=passkey]");
+              if (methods && list.length && !method) {
+                method = document.createElement("li");
+                method.dataset.method = "passkey";
+                method.textContent = "With a passkey";
+                methods.append(method);
+              }
+              if (method && !list.length) method.remove();
               section.querySelector("#no-passkeys").hidden = list.length > 0;
               for (const passkey of list) {
                 const name = passkey.friendly_name || "Passkey";
