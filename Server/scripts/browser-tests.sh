@@ -10,10 +10,13 @@
 # Strava-shaped fake provider, Tests/Browser/fake_provider.py) and an
 # email-code-only person sign in, see their devices and delete the account
 # after a mailed code (a real SMTP listener, aiosmtpd), and a forged deletion
-# without the code is refused; then passkeys with Chromium's virtual
-# authenticator (Tests/Browser/passkey_flows.py): added on /account, signed
-# out, signed in with it, removed. The server runs with a 5 s re-authentication
-# window, so the flows wait it out instead of a clock being moved.
+# without the code is refused. The server runs with a 5 s re-authentication
+# window, so the flows wait it out instead of a clock being moved. Flow 8
+# (Tests/Browser/mfa_flows.py) adds an authenticator app on the page, decodes
+# its QR code from a screenshot with zbar (pyzbar on libzbar0) and signs in
+# again with pyotp's code (pip install pyotp pyzbar; apt-get install libzbar0).
+# Flow 9 (Tests/Browser/passkey_flows.py): passkeys with Chromium's virtual
+# authenticator: added on /account, signed out, signed in with one, removed.
 #
 #   scripts/browser-tests.sh                                  # from anywhere
 #   BROWSER_PLANT=forged-csrf scripts/browser-tests.sh        # must fail

@@ -24,6 +24,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupported, storeCorrupted, storeUnavailable, storeInaccessible, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
         case codeInvalid, reauthenticationRequired, emailNotConfirmed
+        case secondFactorRequired, secondFactorCodeInvalid
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -132,6 +133,19 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let emailNotConfirmed = SessionError(
         .emailNotConfirmed,
         "Confirm your email first: enter the code from the confirmation email we sent at sign-up (or open its link), then sign in.")
+
+    /// A step-up: the request needs a session at AAL2 (a verified second
+    /// factor) and this one is at AAL1 (GoTrue's `insufficient_aal`, the
+    /// gateway's `MFA_REQUIRED`). The session is kept, nothing is refreshed:
+    /// ask for the authenticator code (``SessionClient/mfa``,
+    /// ``SessionMFA/challengeAndVerify(factorId:code:)``), then try again (docs/MFA.md).
+    public static let secondFactorRequired = SessionError(
+        .secondFactorRequired, "Enter the code from your authenticator app to continue. You are still signed in.")
+    /// The authenticator code is wrong, was used already, or its challenge
+    /// expired (`mfa_verification_failed`, `mfa_challenge_expired`): ask for
+    /// the current code and verify again. The session is kept as it was.
+    public static let secondFactorCodeInvalid = SessionError(
+        .secondFactorCodeInvalid, "That code is not right or has expired. Enter the current code from your authenticator app.")
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 

@@ -178,12 +178,12 @@ public final class SessionModel {
     }
 
     @discardableResult
-    private func perform(_ action: @Sendable (SessionClient) async throws(SessionError) -> Void) async -> Bool {
+    func perform(_ action: @Sendable (SessionClient) async throws(SessionError) -> Void) async -> Bool {
         await attempt(action) != nil
     }
 
     /// Runs `action`, keeping its error in ``lastError``; `nil` when it failed.
-    private func attempt<Value: Sendable>(
+    func attempt<Value: Sendable>(
         _ action: @Sendable (SessionClient) async throws(SessionError) -> Value
     ) async -> Value? {
         do throws(SessionError) {

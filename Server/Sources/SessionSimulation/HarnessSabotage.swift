@@ -17,6 +17,10 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
     /// not the refresh token (a broken ceremony glue): the first refresh fails
     /// and the person is signed out (issue 39, item 11).
     case passkeyHandOffLosesRefreshToken
+    /// The server forgets a session's `aal2` (its factor deleted behind the
+    /// app's back), so the next refresh answers `aal1`: caught only in lives
+    /// with a second factor (`secondFactorShare`), so not in ``all``.
+    case sessionLevelDropped
     /// A planted client defect.
     case client(Sabotage)
 
@@ -35,6 +39,7 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
         case .updateForgetsEarlierItem: "update-forgets-earlier-item"
         case .deviceMarkerMoves: "device-marker-moves"
         case .passkeyHandOffLosesRefreshToken: "passkey-hand-off-loses-refresh-token"
+        case .sessionLevelDropped: "session-level-dropped"
         case .client(let sabotage): sabotage.name
         }
     }

@@ -68,6 +68,9 @@ public struct SimulationParameters: Sendable {
     public var deviceEventEvery = 4
     /// Only the device events, no app lives (their planted defects' CI runs).
     public var deviceEventsOnly = false
+    /// Share of lives that enrol a second factor after sign-up and must keep
+    /// `aal2` to the end (issue 38, item 8). 0 draws nothing, so other runs' lives are unchanged.
+    public var secondFactorShare: Double = 0
     /// A deliberate defect, to show the invariants catch one (nil in real runs).
     public var sabotage: HarnessSabotage?
     /// Share of lives that sign in with a passkey instead of a password (issue 39, item 11;

@@ -58,7 +58,7 @@ public struct SimulationReport: Sendable {
                       measured: sum(\.unexplainedTransients), holds: sum(\.unexplainedTransients) == 0),
             Invariant(name: "expired access tokens sent while the server's clock was known", required: "0",
                       measured: sum(\.expiredTokensSent), holds: sum(\.expiredTokensSent) == 0),
-        ] + fieldInvariants + deviceInvariants
+        ] + secondFactorInvariants + fieldInvariants + deviceInvariants
     }
 
     public var holds: Bool { invariants.allSatisfy(\.holds) }

@@ -796,7 +796,8 @@ def main():
                           ("flow 5 (phone size, accessibility)", flows.flow5_phone_and_accessibility),
                           ("flow 6 (provider-only person)", flows.flow6_provider_only),
                           ("flow 7 (email-code-only person)", flows.flow7_email_code_only),
-                          ("flow 8 (passkeys)", lambda: passkey_flows.run(flows, sys.modules[__name__]))):
+                          ("flow 8 (second factor, mfa_flows.py)", lambda: __import__("mfa_flows").flow8_second_factor(flows)),
+                          ("flow 9 (passkeys)", lambda: passkey_flows.run(flows, sys.modules[__name__]))):
             run()
     except (Failure, WebDriverException, AssertionError, KeyError, OSError) as error:
         message = str(error) if isinstance(error, Failure) else f"{type(error).__name__}: {error}"

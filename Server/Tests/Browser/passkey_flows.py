@@ -1,4 +1,4 @@
-"""Flow 8 of console_flows.py: passkeys on /account in Chromium, with
+"""Flow 9 of console_flows.py: passkeys on /account in Chromium, with
 WebDriver's virtual authenticator (CTAP2, internal transport, resident keys,
 user verification), an authenticator nobody here wrote (issue 39, item 9).
 
@@ -99,7 +99,7 @@ def run(flows, runner):
         b.shot("passkey-removed")
     finally:
         driver.remove_virtual_authenticator()
-    print(f"PASS 8 passkeys: added on /account ({PASSKEY_NAME}), fits {PHONE[0]} px, signed out, signed in with it "
+    print(f"PASS 9 passkeys: added on /account ({PASSKEY_NAME}), fits {PHONE[0]} px, signed out, signed in with it "
           f"(by {path}), last use shown, removed after a fresh assertion")
 
 

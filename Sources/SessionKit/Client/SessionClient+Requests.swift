@@ -226,10 +226,14 @@ extension SessionClient {
         return .success(answer)
     }
 
-    /// 401, or GoTrue's 403 for a bad or ended token; never the gateway's 403 `FORBIDDEN`.
+    /// 401, or GoTrue's 403 for a bad or ended token; never the gateway's 403 `FORBIDDEN` nor a step-up.
     static func rejectsToken(_ response: HTTPURLResponse, _ data: Data) -> Bool {
         switch response.statusCode {
-        case 401: return true
+        case 401:
+            // A step-up (401 `insufficient_aal`) refuses the level, not the token: a refresh keeps the level, so
+            // refreshing and retrying could only loop (docs/MFA.md).
+            let body = ServerErrorBody.parse(data)
+            return !(body?.goTrueErrorCode == .insufficientAAL || body?.gatewayCode == .mfaRequired)
         case 403:
             let body = ServerErrorBody.parse(data)
             if body?.gatewayCode == .forbidden { return false }

@@ -28,6 +28,11 @@ enum ResponseClassifier {
 
         // A banned account is its own reason, at sign-in as on any other request.
         if goTrue == .userBanned { return make(.accountSuspended, keepServerMessage: false) }
+        // A step-up refuses the session's level, never the session (docs/MFA.md): keep it, ask for the code.
+        if code == .mfaRequired || goTrue == .insufficientAAL { return make(.secondFactorRequired, keepServerMessage: false) }
+        if goTrue == .mfaVerificationFailed || goTrue == .mfaChallengeExpired {
+            return make(.secondFactorCodeInvalid, keepServerMessage: false)
+        }
         if code == .sessionExpired || (goTrue?.endsSession ?? false) {
             // A wrong password on the password grant is `invalid_grant` in older GoTrue.
             if context == .signIn { return make(.invalidCredentials, keepServerMessage: false) }

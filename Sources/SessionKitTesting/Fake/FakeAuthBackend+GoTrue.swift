@@ -128,10 +128,7 @@ extension FakeAuthBackend {
     }
 
     func issueAccessToken(user: SessionUser, sessionID: String) -> String {
-        let now = serverNow
-        let token = TestJWT.make(
-            subject: user.id, sessionID: sessionID, email: user.email, issuedAt: now,
-            expiresAt: now.addingTimeInterval(accessTokenLifetime), issuer: baseURL.absoluteString + "/auth/v1")
+        let token = accessTokenWithAssurance(user: user, sessionID: sessionID, issuedAt: serverNow)
         accessTokens[token] = sessionID
         return token
     }

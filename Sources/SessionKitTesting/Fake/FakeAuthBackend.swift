@@ -73,6 +73,8 @@ public actor FakeAuthBackend: HTTPTransport {
     /// Re-authentication nonces: lowercased email → the newest one sent.
     var reauthenticationNonces: [String: String] = [:]
     var reauthenticationRequired = false
+    /// Second factors and the sessions they raised (FakeAuthBackend+MFA.swift).
+    var mfa = FakeFactors()
 
     public init(
         clock: any SessionClock,
@@ -248,7 +250,9 @@ public actor FakeAuthBackend: HTTPTransport {
         case .logout: return try handleLogout(request)
         case .reauthenticate: return try handleReauthenticate(request)
         case .me, .updateMe, .deleteMe, .sessions, .revokeSession, .activities: return try handleGateway(request, endpoint)
-        case .unknown: return try gatewayError(request, status: 404, code: .notFound, message: nil)
+        case .unknown:
+            if let answer = try handleFactors(request) { return answer }
+            return try gatewayError(request, status: 404, code: .notFound, message: nil)
         }
     }
 }

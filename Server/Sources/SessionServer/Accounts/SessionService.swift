@@ -28,9 +28,11 @@ public struct SessionService: Sendable {
             passwordBudget: [emailLimiter, emailHourLimiter], budgetAudit: passwordCheckAudit, metrics: metrics)
     }
     var policy: RotationPolicy {
-        RotationPolicy(
+        var policy = RotationPolicy(
             refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshGrace,
             recoversUnsavedSuccessors: configuration.recoversUnsavedSuccessors)
+        policy.keyEncryptionKey = configuration.keyEncryptionKey ?? .embeddedDefault
+        return policy
     }
 
     /// Where the request came from, recorded on new sessions.

@@ -17,7 +17,7 @@ struct FactorService: Sendable {
     var configuration: MFAConfiguration { sessions.configuration.mfa }
 
     /// Enrols a new, unverified TOTP factor and returns its secret, URI and QR code: the only time the secret leaves.
-    func enroll(_ request: EnrollFactorRequest, identity: AuthenticatedIdentity, ip: String?) async throws
+    func enroll(_ request: EnrollFactorRequest, identity: FactorCaller, ip: String?) async throws
         -> EnrollFactorResponse
     {
         guard request.factorType == FactorRecord.totp else {
@@ -57,7 +57,7 @@ struct FactorService: Sendable {
     }
 
     /// A challenge for one of the caller's factors, valid ``MFAConfiguration/challengeLifetime``.
-    func challenge(factorID: String, identity: AuthenticatedIdentity, ip: String?) async throws -> ChallengeFactorResponse {
+    func challenge(factorID: String, identity: FactorCaller, ip: String?) async throws -> ChallengeFactorResponse {
         let factor = try await ownFactor(factorID, identity)
         let now = clock.now
         let challenge = ChallengeRecord(id: UUID().uuidString.lowercased(), factorID: factor.id, createdAt: now, ip: ip)
@@ -71,7 +71,7 @@ struct FactorService: Sendable {
     ///
     /// Every code presented spends from the account's guessing budget, the one
     /// email codes spend (docs/EMAIL.md): a six-digit code is guessable only by many tries.
-    func verify(factorID: String, _ request: VerifyFactorRequest, identity: AuthenticatedIdentity, ip: String?)
+    func verify(factorID: String, _ request: VerifyFactorRequest, identity: FactorCaller, ip: String?)
         async throws -> TokenResponse
     {
         guard !request.code.isEmpty else { throw AuthError.invalidRequest(field: "code", "Code needs to be non-empty") }
@@ -96,14 +96,15 @@ struct FactorService: Sendable {
             .init(
                 factorID: factor.id, challengeID: request.challengeID.lowercased(), userID: user.id, sessionID: sessionID,
                 matchedStep: TOTP(secret: bytes).matchingStep(of: request.code, at: now), ip: ip,
-                challengeLifetime: configuration.challengeLifetime, refreshTokenTTL: sessions.configuration.refreshTokenTTL),
+                challengeLifetime: configuration.challengeLifetime, refreshTokenTTL: sessions.configuration.refreshTokenTTL,
+                kek: kek),
             now: now)
         return try await sessions.tokenResponse(
             user: verification.user, session: verification.session, refreshToken: verification.refreshToken)
     }
 
     /// Removes one of the caller's factors; a verified one needs an `aal2` session (GoTrue: 422 `insufficient_aal`).
-    func unenroll(factorID: String, identity: AuthenticatedIdentity, ip: String?) async throws -> UnenrollFactorResponse {
+    func unenroll(factorID: String, identity: FactorCaller, ip: String?) async throws -> UnenrollFactorResponse {
         let factor = try await ownFactor(factorID, identity)
         if factor.isVerified, try await currentSession(identity).aal != "aal2" {
             throw AuthError.insufficientAAL(status: 422, "AAL2 required to unenroll verified factor")
@@ -114,13 +115,13 @@ struct FactorService: Sendable {
     }
 
     /// The caller's factor `id`; another user's is "not found", as a missing one.
-    private func ownFactor(_ id: String, _ identity: AuthenticatedIdentity) async throws -> FactorRecord {
+    private func ownFactor(_ id: String, _ identity: FactorCaller) async throws -> FactorRecord {
         guard UUID(uuidString: id) != nil, let factor = try await store.factor(id: id.lowercased(), userID: identity.userID)
         else { throw AuthError.mfaFactorNotFound }
         return factor
     }
 
-    private func currentSession(_ identity: AuthenticatedIdentity) async throws -> SessionRecord {
+    private func currentSession(_ identity: FactorCaller) async throws -> SessionRecord {
         guard let id = identity.sessionID, let session = try await store.session(id: id), !session.isRevoked else {
             throw AuthError.sessionRevoked
         }
@@ -133,7 +134,7 @@ struct FactorService: Sendable {
     }
 
     /// `text` when it is a usable name: at most `maximum` characters, no control characters.
-    private static func checked(_ text: String?, field: String, maximum: Int) throws -> String? {
+    static func checked(_ text: String?, field: String, maximum: Int) throws -> String? {
         guard let text, !text.isEmpty else { return nil }
         guard text.unicodeScalars.count <= maximum,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })

@@ -52,6 +52,8 @@ struct PasskeyRoutes: Sendable {
         }
         bearer.patch(":id") { request, context in
             let identity = try context.requireIdentity()
+            // Renaming and removing are managing too: AAL2 once a factor is verified (docs/MFA.md).
+            try await enabled().requireStepUpIfEnrolled(identity)
             let body = try await RequestDecoding.decode(PasskeyWire.UpdateRequest.self, from: request)
             return try JSONResponse.make(
                 try await enabled().rename(
@@ -60,6 +62,7 @@ struct PasskeyRoutes: Sendable {
         }
         bearer.delete(":id") { request, context in
             let identity = try context.requireIdentity()
+            try await enabled().requireStepUpIfEnrolled(identity)
             try await enabled().remove(
                 id: try context.parameters.require("id"), userID: identity.userID, ip: context.clientIP)
             return Response(status: .noContent)

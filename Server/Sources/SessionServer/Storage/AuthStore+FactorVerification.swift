@@ -31,6 +31,8 @@ extension AuthStore {
         /// How long a challenge may be answered (GoTrue's `MFA_CHALLENGE_EXPIRY_DURATION`, 300 s).
         var challengeLifetime: TimeInterval
         var refreshTokenTTL: TimeInterval
+        /// Seals the new refresh token for the grace of the one it replaces.
+        var kek: KeyEncryptionKey
     }
 
     /// Answers a challenge in one transaction: the challenge must be this
@@ -102,8 +104,7 @@ extension AuthStore {
                 ).first().map(Self.session(from:)),
                 let user = try await Self.fetchUser(id: answer.userID, on: db)
             else { return .refuse(.sessionRevoked) }
-            let refreshToken = try await Self.raiseToAAL2(
-                &session, factorID: answer.factorID, now: now, refreshTokenTTL: answer.refreshTokenTTL, on: db)
+            let refreshToken = try await Self.raiseToAAL2(&session, answer, now: now, on: db)
             if !wasVerified {
                 // Enrolment: other unverified TOTP factors go, and sessions that never proved the
                 // factor end, so one signed in before it (perhaps not the owner) cannot skip it (GoTrue's behaviour).
@@ -133,39 +134,43 @@ extension AuthStore {
         }
     }
 
-    /// Marks `session` `aal2` with `factorID` and gives it a new refresh token:
-    /// the active one is rotated out, so the `aal1` tokens of before stop refreshing.
+    /// Marks `session` `aal2` with the answer's factor and gives it a new refresh
+    /// token: the active one is rotated out, as GoTrue's verify swaps it
+    /// (`updateMFASessionAndClaims`), so the `aal1` token of before stops refreshing.
     ///
-    /// The rotated-out token has no sealed successor (this server never held its
-    /// plaintext here), so presenting it afterwards is refused as unknown, as
-    /// GoTrue's token swap on verify makes it (docs/MFA.md, "The session after verify").
+    /// Like any rotation, the token of before gets this successor again within
+    /// the reuse grace (a client that lost the verify answer retries with what
+    /// it saved), and past the grace it is a reuse. The server never held that
+    /// token's plaintext here, so the successor is sealed under the KEK, bound
+    /// to the parent's hash, instead of under the parent (docs/MFA.md, "The session after verify").
     private static func raiseToAAL2(
-        _ session: inout SessionRecord, factorID: String, now: Date, refreshTokenTTL: TimeInterval, on db: any SQLDatabase
+        _ session: inout SessionRecord, _ answer: FactorAnswer, now: Date, on db: any SQLDatabase
     ) async throws -> String {
         let token = RefreshTokenCodec.generate()
         let tokenHash = RefreshTokenCodec.hash(token)
         try await insertRefreshToken(
             RefreshTokenRecord(
                 tokenHash: tokenHash, sessionID: session.id, parentHash: session.activeTokenHash, createdAt: now,
-                expiresAt: min(now.addingTimeInterval(refreshTokenTTL), session.notAfter)),
+                expiresAt: min(now.addingTimeInterval(answer.refreshTokenTTL), session.notAfter)),
             on: db)
         if let previous = session.activeTokenHash {
+            let sealed = try answer.kek.seal(pem: token, kid: RefreshTokenCodec.verifySuccessorBinding(parentHash: previous))
             try await db.raw(
                 """
-                UPDATE refresh_tokens SET rotated_at = \(bind: now.stored), successor_hash = \(bind: tokenHash)
-                WHERE token_hash = \(bind: previous) AND rotated_at IS NULL
+                UPDATE refresh_tokens SET rotated_at = \(bind: now.stored), successor_hash = \(bind: tokenHash),
+                sealed_successor = \(bind: sealed) WHERE token_hash = \(bind: previous) AND rotated_at IS NULL
                 """
             ).run()
         }
         try await db.raw(
             """
-            UPDATE sessions SET aal = 'aal2', mfa_verified_at = \(bind: now.stored), factor_id = \(bind: factorID),
+            UPDATE sessions SET aal = 'aal2', mfa_verified_at = \(bind: now.stored), factor_id = \(bind: answer.factorID),
             refreshed_at = \(bind: now.stored), active_token_hash = \(bind: tokenHash) WHERE id = \(bind: session.id)
             """
         ).run()
         session.aal = "aal2"
         session.mfaVerifiedAt = now
-        session.factorID = factorID
+        session.factorID = answer.factorID
         session.refreshedAt = now
         session.activeTokenHash = tokenHash
         return token

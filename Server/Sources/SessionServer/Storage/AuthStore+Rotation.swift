@@ -106,14 +106,23 @@ extension AuthStore {
                 "SELECT * FROM refresh_tokens WHERE token_hash = \(bind: successorHash)"
             ).first().map(Self.refreshToken(from:))
 
+            // A factor verify swapped this token out (AuthStore+FactorVerification.swift): its successor is
+            // sealed under the KEK, as the server never held this token's plaintext there.
+            let swappedByVerify = sealed.hasPrefix(KeyEncryptionKey.prefix)
             if let successorRow, now.timeIntervalSince(rotatedAt) <= policy.grace, now < successorRow.expiresAt {
                 // Within the grace: a concurrent request or a quick retry gets the same successor.
-                let successor = try RefreshTokenCodec.open(sealed: sealed, parent: presented)
+                let successor =
+                    swappedByVerify
+                    ? try policy.keyEncryptionKey.open(sealed, kid: RefreshTokenCodec.verifySuccessorBinding(parentHash: presentedHash))
+                    : try RefreshTokenCodec.open(sealed: sealed, parent: presented)
                 return .grant(
                     RefreshGrant(refreshToken: successor, session: session, user: user, outcome: .replayedWithinGrace))
             }
+            // Past the grace, an AAL1 token of before a verify is never handed the AAL2 session it did
+            // not prove (docs/MFA.md, "The session after verify"): no recovery, a reuse as any other.
+            let recovers = policy.recoversUnsavedSuccessors && !swappedByVerify
             let recoveredAt = token.recoveredAt
-            if policy.recoversUnsavedSuccessors, let successorRow, successorRow.rotatedAt == nil,
+            if recovers, let successorRow, successorRow.rotatedAt == nil,
                 session.activeTokenHash == successorHash, now < successorRow.expiresAt, let recoveredAt,
                 now.timeIntervalSince(recoveredAt) <= policy.grace
             {
@@ -122,7 +131,7 @@ extension AuthStore {
                 return .grant(
                     RefreshGrant(refreshToken: successor, session: session, user: user, outcome: .recoveredUnsavedSuccessor))
             }
-            if policy.recoversUnsavedSuccessors, let successorRow, successorRow.rotatedAt == nil,
+            if recovers, let successorRow, successorRow.rotatedAt == nil,
                 session.activeTokenHash == successorHash, now < successorRow.expiresAt,
                 token.recoveries < policy.recoveriesPerRotation
             {
@@ -148,7 +157,7 @@ extension AuthStore {
                         refreshToken: successor, session: session, user: user, outcome: .recoveredUnsavedSuccessor))
             }
 
-            if policy.recoversUnsavedSuccessors, let successorRow, successorRow.rotatedAt == nil,
+            if recovers, let successorRow, successorRow.rotatedAt == nil,
                 session.activeTokenHash == successorHash, now >= successorRow.expiresAt
             {
                 // The unsaved successor outlived its lifetime unused: the family

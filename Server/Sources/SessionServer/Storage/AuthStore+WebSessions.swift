@@ -7,7 +7,11 @@ import SQLKit
 extension AuthStore {
     /// A signed-in browser.
     struct WebSession: Sendable, Hashable {
-        enum Kind: String, Sendable { case account, admin }
+        enum Kind: String, Sendable {
+            case account, admin
+            /// A person with a second factor between the first-factor sign-in and its code (docs/MFA.md).
+            case accountFactorStep = "account_factor_step"
+        }
         var kind: Kind
         /// The person, for `account`.
         var userID: String?
@@ -74,7 +78,7 @@ extension AuthStore {
                     signingKeyID: signingKeyID, expiresAt: expiresAt, name: try row.optionalString("key_name") ?? "unnamed",
                     id: try row.optionalString("key_id") ?? "unknown")
             }
-            if kind == .account {
+            if kind == .account || kind == .accountFactorStep {
                 // Signing the device out anywhere (another device, an operator) signs this browser out too.
                 guard let sessionID = web.sessionID,
                     let session = try await db.raw("SELECT * FROM sessions WHERE id = \(bind: sessionID)").first()

@@ -173,6 +173,8 @@ public struct RotationPolicy: Sendable {
     /// (issue 29, item 12); the next presentation is a reuse. Retries within
     /// the grace of a recovery are the same recovery and not counted.
     public var recoveriesPerRotation = 3
+    /// Opens the successors a factor verify sealed (docs/MFA.md, "The session after verify").
+    public var keyEncryptionKey: KeyEncryptionKey = .embeddedDefault
     public init(refreshTokenTTL: TimeInterval, grace: TimeInterval, recoversUnsavedSuccessors: Bool = true) {
         self.refreshTokenTTL = refreshTokenTTL
         self.grace = grace

@@ -43,6 +43,12 @@ enum RefreshTokenCodec {
         return token
     }
 
+    /// What a successor sealed under the KEK by a factor verify is bound to:
+    /// its parent's hash, so it opens for that parent only (docs/MFA.md).
+    static func verifySuccessorBinding(parentHash: String) -> String {
+        "refresh successor of " + parentHash
+    }
+
     private static func key(from parent: String) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: Data(parent.utf8)),

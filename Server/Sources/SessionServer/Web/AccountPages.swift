@@ -141,7 +141,7 @@ struct AccountPages: Sendable {
         // from an app that asked for it, never with the password alone (docs/MFA.md).
         try await AssuranceGate(store: sessions.store).requireAAL2IfEnrolled(
             userID: user.id, sessionID: signedIn.sessionID, status: 403,
-            "This account has a second factor, which this page cannot ask for yet: make this change from an app signed in with your authenticator code.")
+            "This account has a second factor: sign in on this page again and type your authenticator code, then make this change.")
         do {
             try await codes.presence.require(
                 sessionID: signedIn.sessionID, user: user, currentPassword: form["current_password"].flatMap { $0.isEmpty ? nil : $0 },
@@ -182,6 +182,7 @@ struct AccountPages: Sendable {
             "providers": user.identities.map { ["label": AccountSignInPages.label($0.provider)] },
             "window": window,
         ]
+        context.merge(try await AccountFactorPages.context(sessions.store, userID: user.id)) { _, factors in factors }
         context["notice"] = notice
         context["error"] = error
         return WebPages.page("account", context, status: status)
@@ -193,7 +194,7 @@ struct AccountPages: Sendable {
         case "others": "Every other device is signed out."
         case "password": "Your password is set. Every other device is signed out."
         case "code": "A code is on its way to your email. Type it into the form of the change you want to make."
-        default: nil
+        default: AccountFactorPages.notice(done)
         }
     }
 }

@@ -177,7 +177,11 @@ struct AccountSignInPages: Sendable {
 
     /// Signs the browser in to the page on a session row already created.
     private func open(userID: String, sessionID: String, then path: String = "/account") async throws -> Response {
-        try await web.signIn(
+        // A person with a second factor types its code first, the session still aal1 (docs/MFA.md, "The account page").
+        if try await AssuranceGate(store: sessions.store).hasVerifiedFactor(userID: userID) {
+            return try await AccountFactorPages.openStep(web, userID: userID, sessionID: sessionID)
+        }
+        return try await web.signIn(
             .init(kind: .account, userID: userID, sessionID: sessionID, csrf: RefreshTokenCodec.generate()),
             lifetime: AccountPages.lifetime, then: path)
     }

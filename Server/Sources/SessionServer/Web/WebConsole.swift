@@ -44,6 +44,7 @@ struct WebConsole: Sendable {
             web: accountWeb, service: configuration.passkeys.map { PasskeyService(configuration: $0, sessions: server.sessions) },
             presence: server.codes.presence, limit: limit, origin: origin
         ).register(on: accountPages)
+        AccountFactorPages(web: accountWeb, factors: server.factors, limit: limit, origin: origin).register(on: accountPages)
         AdminConsolePages(
             web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_admin", path: "/admin", secure: secure),
                 externalURL: configuration.externalURL),

@@ -63,6 +63,7 @@ extension WebTemplates {
             {{#providers}}<li data-method="provider">With {{label}}</li>{{/providers}}
             </ul>
             {{> account-passkeys}}
+            {{> account-factors}}
             <h2 id="devices-heading">Your devices</h2>
             <table id="devices" aria-labelledby="devices-heading"><thead><tr><th>Device</th><th>IP</th><th>Signed in</th><th>Last used</th><th></th></tr></thead><tbody>
             {{#devices}}<tr data-session="{{id}}"><td>{{device}}{{#current}} <strong>(this device)</strong>{{/current}}</td><td data-label="IP">{{ip}}</td><td data-label="Signed in">{{createdAt}}</td><td data-label="Last used">{{lastUsed}}</td>

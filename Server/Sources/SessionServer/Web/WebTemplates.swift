@@ -8,6 +8,7 @@ enum WebTemplates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
         let all = templates.merging(accountTemplates, uniquingKeysWith: { first, _ in first })
+            .merging(factorTemplates, uniquingKeysWith: { first, _ in first })
             .merging(accountPasskeyTemplates, uniquingKeysWith: { first, _ in first })
         for (name, text) in all {
             do {

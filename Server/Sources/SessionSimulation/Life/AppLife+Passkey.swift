@@ -9,7 +9,7 @@ import SessionKit
 /// in with a passkey instead of a password, and the session then lives the
 /// same year of faults, kills and clock jumps as any other. The ceremony runs
 /// as the SDK's will (options, a platform authenticator, verify), here with a
-/// software authenticator (``SimulatedAuthenticator``); its tokens reach the
+/// software authenticator (``SimulatedPasskeyAuthenticator``); its tokens reach the
 /// client through the client's import path, as an app's own sign-in would.
 extension AppLife {
     /// The passkeys' RP ID and origin on the simulation's server (``ChaosSimulation``).
@@ -35,7 +35,7 @@ extension AppLife {
         guard case .signedIn(let setupSession) = try await setup.signUp(email: email, password: password) else {
             throw SimulationError.signUpFailed(email)
         }
-        var authenticator = SimulatedAuthenticator(seed: report.seed, rpID: Self.passkeyRPID, origin: Self.passkeyOrigin)
+        var authenticator = SimulatedPasskeyAuthenticator(seed: report.seed, rpID: Self.passkeyRPID, origin: Self.passkeyOrigin)
         let creation = try await passkeyCall("registration/options", [:], bearer: setupSession.accessToken)
         guard let options = (creation["options"] as? [String: Any])?["publicKey"] as? [String: Any],
             let challenge = options["challenge"] as? String, let challengeID = creation["challenge_id"] as? String,

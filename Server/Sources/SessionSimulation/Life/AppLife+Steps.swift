@@ -46,6 +46,8 @@ extension AppLife {
         let result = try await app.client.signUp(email: email, password: password)
         guard case .signedIn(let session) = result else { throw SimulationError.signUpFailed(email) }
         sessionID = session.sessionID
+        userID = session.user?.id
+        if hasSecondFactor { try await enrolSecondFactor(app) }
         network.setFaultRate(parameters.faultRate)
         await settle()
     }
@@ -266,6 +268,7 @@ extension AppLife {
             noteLostSession()
         }
         await settle()
+        try await checkAssurance(last)
         await last.exit()
 
         let counts = tally.snapshot

@@ -37,6 +37,10 @@ final class AppLife {
     let email: String
     let password = "sim-password-9"
     var sessionID: String?
+    /// The person's id and verified factor, in a life with a second factor.
+    var userID: String?
+    var factorID: String?
+    let hasSecondFactor: Bool
     /// Set once the server revoked the family for reuse: whether a lost answer explains it.
     var reuseExplainedByLostAnswer: Bool?
     /// Processes launched so far (names them in the trace).
@@ -65,6 +69,8 @@ final class AppLife {
             endsAt = random.uniform(2 * 86_400...max(2 * 86_400, (parameters.days - 2) * 86_400))
         }
         self.endsAt = endsAt
+        // Drawn only when asked for: a run without second factors keeps every life's plan.
+        self.hasSecondFactor = parameters.secondFactorShare > 0 && random.chance(parameters.secondFactorShare)
         self.random = random
         self.email = "life\(index)-\(seed)@sim.test"
         self.directory = Self.storageRoot.appendingPathComponent("sessionkit-sim-\(seed)-\(UUID().uuidString)", isDirectory: true)
@@ -109,6 +115,8 @@ final class AppLife {
             }
             if !ended { try await fieldEventsBeforeUse() }
             try await use()
+            try await checkAssurance(app)
+            try await dropLevelIfSabotaged()
             if ended {
                 usesAfterEnd += 1
                 // Keep using the app until the end is seen, then once more (a second message would be a defect).

@@ -37,6 +37,11 @@ public struct LifeReport: Sendable {
     public var lostAnswerLogouts = 0
     /// A passkey life whose final access token did not carry `amr` method `passkey` (docs/PASSKEYS.md).
     public var passkeyAMRMissing = 0
+    /// Times a life with a second factor found the app's access token, or the
+    /// server's session, below `aal2` (issue 38, item 8).
+    public var assuranceDrops = 0
+    /// Whether this life enrolled a second factor.
+    public var hasSecondFactor = false
     /// The device event this life played (issue 31, rows 5–10), if any.
     public var deviceEvent: DeviceEventReport?
     /// A failing life's last steps (see `LifeTrace`); empty for a life that held every invariant.
@@ -91,6 +96,7 @@ public struct LifeReport: Sendable {
         if unauthorizedWhileValid > 0 { found.append("\(unauthorizedWhileValid) request(s) failed as 401 while valid") }
         if notSignedInWhileLive > 0 { found.append("\(notSignedInWhileLive) request(s) answered notSignedIn while the session lived") }
         if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
+        if assuranceDrops > 0 { found.append("\(assuranceDrops) time(s) the session was found dropped to aal1") }
         if unexplainedTransients > 0 { found.append("\(unexplainedTransients) transient failure(s) that no fault or offline window explains: \(unexplainedSamples)") }
         if passkeyAMRMissing > 0 { found.append("the passkey session's access token lost amr method passkey") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }

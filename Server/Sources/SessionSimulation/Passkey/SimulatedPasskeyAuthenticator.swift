@@ -7,7 +7,7 @@ import SessionCore
 /// verification always given, attestation `none` (WebAuthn Level 3 §6.1,
 /// §6.5). It answers the server's options with the JSON a browser's
 /// `PublicKeyCredential.toJSON()` writes (docs/PASSKEYS.md).
-struct SimulatedAuthenticator {
+struct SimulatedPasskeyAuthenticator {
     let key = P256.Signing.PrivateKey()
     let credentialID: [UInt8]
     let rpID: String
