@@ -131,7 +131,16 @@ struct AccountPasskeyPages: Sendable {
     }
 
     /// Signs the browser in to the page, answering JSON (the script navigates).
+    /// A passkey is one factor: a person with a verified second factor types its
+    /// code first, as after a password (docs/MFA.md, "The account page").
     private func open(userID: String, sessionID: String) async throws -> Response {
+        if try await AssuranceGate(store: web.store).hasVerifiedFactor(userID: userID) {
+            let step = try await AccountFactorPages.openStep(web, userID: userID, sessionID: sessionID)
+            var response = try JSONResponse.make(["redirect": step.headers[.location] ?? "/account/factor-step"])
+            response.headers[.setCookie] = step.headers[.setCookie]
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
         let token = RefreshTokenCodec.generate()
         try await web.store.createWebSession(
             tokenHash: SHA256Hex.of(token),

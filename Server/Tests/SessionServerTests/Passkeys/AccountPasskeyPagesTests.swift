@@ -97,6 +97,30 @@ struct AccountPasskeyPagesTests {
         }
     }
 
+    /// A passkey is one factor: the page's second-factor step still comes first
+    /// (an AAL1 page session without it was the hole; found at the merge with the MFA page).
+    @Test func aPersonWithASecondFactorTypesItsCodeAfterThePasskey() async throws {
+        let test = try await Support.server()
+        try await test.run { client in
+            let ada = try await client.signUp()
+            let userID = try #require(ada.user?.id)
+            let authenticator = SoftwareAuthenticator()
+            #expect(try await Support.register(client, authenticator, bearer: ada.accessToken).status == .ok)
+            _ = try await client.enrollAndVerify(ada.accessToken, at: test.clock.now)
+            let options = try Support.challenge(try await client.send(.post, "/auth/v1/passkeys/authentication/options"))
+            let signedIn = try await Self.call(
+                client, .post, "/account/passkeys/sign-in",
+                json: Support.verifyBody(options.id, authenticator.assertionJSON(challenge: options.challenge, userHandle: userID)))
+            #expect(signedIn.status == .ok, "\(signedIn.text)")
+            #expect(try signedIn.jsonObject()["redirect"] as? String == "/account/factor-step")
+            let cookie = try #require(WebConsoleTests.cookie(signedIn))
+            let page = try await client.executeRequest(uri: "/account", method: .get, headers: [.cookie: cookie], body: nil)
+            #expect(!page.text.contains(#"id="account-email""#), "the account page opened without the second factor")
+            let calls = try await Self.call(client, .get, "/account/passkeys", cookie: cookie, csrf: "any")
+            #expect(calls.status == .forbidden)
+        }
+    }
+
     @Test func refusesCallsWithoutTheTokenAsAFormOrFromAnotherSite() async throws {
         let test = try await Support.server()
         try await test.run { client in
