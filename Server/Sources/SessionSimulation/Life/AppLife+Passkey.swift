@@ -18,8 +18,11 @@ extension AppLife {
 
     /// Drawn from the life's seed apart from its random stream, so turning passkey lives on
     /// leaves every other draw of every life as it was (a seed replays the same life).
-    /// A planted passkey defect makes every life a passkey life: it needs them to show.
+    /// A planted passkey defect makes every life a passkey life (it needs them to
+    /// show), but for lives with a second factor: those sign in by password and
+    /// step up (AppLife+SecondFactor.swift), a passkey being one factor too.
     var signsInWithPasskey: Bool {
+        guard !hasSecondFactor else { return false }
         if parameters.sabotage == .passkeyHandOffLosesRefreshToken { return true }
         guard parameters.passkeyShare > 0 else { return false }
         var draw = SplitMix64(seed: report.seed ^ 0x5A55_4B45_5931_3339)
