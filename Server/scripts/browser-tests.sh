@@ -15,6 +15,8 @@
 # (Tests/Browser/mfa_flows.py) adds an authenticator app on the page, decodes
 # its QR code from a screenshot with zbar (pyzbar on libzbar0) and signs in
 # again with pyotp's code (pip install pyotp pyzbar; apt-get install libzbar0).
+# Flow 9 (Tests/Browser/passkey_flows.py): passkeys with Chromium's virtual
+# authenticator: added on /account, signed out, signed in with one, removed.
 #
 #   scripts/browser-tests.sh                                  # from anywhere
 #   BROWSER_PLANT=forged-csrf scripts/browser-tests.sh        # must fail
@@ -64,8 +66,13 @@ start_ready smtp "$python" scripts/smtp-listener.py --port 0 --maildir "$work/ma
 smtp_port="$ready_port"
 start_ready provider "$python" Tests/Browser/fake_provider.py --providers-file "$work/providers.json"
 reauthentication_window=5
+# Passkeys (flow 8, Tests/Browser/passkey_flows.py): the RP ID is localhost and the origin names
+# the port, so the port is chosen before the server starts.
+LIVE_SERVER_PORT="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+passkeys=(--passkeys --webauthn-rp-id localhost --webauthn-rp-display-name "Browser tests"
+  --webauthn-rp-origins "http://localhost:$LIVE_SERVER_PORT")
 # --autoconfirm: flow 1's password sign-up signs in at once, as it did before mail was on.
-start_auth_server --autoconfirm --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "Browser tests <auth@example.com>" \
+start_auth_server "${passkeys[@]}" --autoconfirm --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "Browser tests <auth@example.com>" \
   --oauth-providers "$work/providers.json" --reauthentication-window "$reauthentication_window"
 write_service_role_key
 # localhost, not 127.0.0.1: the flows' attacker site is http://127.0.0.1:<port>, another site.

@@ -46,6 +46,8 @@ fail() { echo "$script_name: $*" >&2; exit 1; }
 # $work/$1.log, and waits for the line `READY <port>`; sets ready_port.
 start_ready() {
   local name="$1"; shift
+  # Created first: the job may not have opened it yet when sed first looks (sed then fails, exit 2).
+  : >"$work/$name.out"
   "$@" >"$work/$name.out" 2>"$work/$name.log" &
   local pid=$!
   pids+=("$pid")
@@ -64,7 +66,8 @@ start_ready() {
 # /auth/v1/health.
 start_auth_server() {
   python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())' >"$work/kek"
-  "$server_binary" serve --host 127.0.0.1 --port 0 --database "$work/auth.sqlite" --log-level info \
+  # LIVE_SERVER_PORT: a port chosen ahead, for a flag that must name it (a WebAuthn origin); 0 picks one.
+  "$server_binary" serve --host 127.0.0.1 --port "${LIVE_SERVER_PORT:-0}" --database "$work/auth.sqlite" --log-level info \
     --key-encryption-key-file "$work/kek" "$@" >"$work/server.log" 2>&1 &
   server_pid=$!
   pids+=("$server_pid")

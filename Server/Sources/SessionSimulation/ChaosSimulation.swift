@@ -70,6 +70,9 @@ public struct ChaosSimulation: Sendable {
         configuration.requestReadTimeout = 86_400
         configuration.gatewayRequestsPerMinutePerUser = 10_000_000
         configuration.recoversUnsavedSuccessors = parameters.successorRecovery
+        // Passkey lives (AppLife+Passkey.swift) sign in at the simulation's own RP.
+        configuration.passkeys = PasskeyConfiguration(
+            rpID: AppLife.passkeyRPID, rpDisplayName: "Simulation", origins: [AppLife.passkeyOrigin])
         let logger = {
             var logger = Logger(label: "sessionkit-simulation")
             logger.logLevel = .critical

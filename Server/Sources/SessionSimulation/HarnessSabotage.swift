@@ -13,6 +13,10 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
     /// with a class that is not `ThisDeviceOnly`): a restored device takes the
     /// copied record for its own and presents its refresh token.
     case deviceMarkerMoves
+    /// A passkey sign-in's hand-off to the client keeps the access token but
+    /// not the refresh token (a broken ceremony glue): the first refresh fails
+    /// and the person is signed out (issue 39, item 11).
+    case passkeyHandOffLosesRefreshToken
     /// The server forgets a session's `aal2` (its factor deleted behind the
     /// app's back), so the next refresh answers `aal1`: caught only in lives
     /// with a second factor (`secondFactorShare`), so not in ``all``.
@@ -21,7 +25,7 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
     case client(Sabotage)
 
     /// Every sabotage, in the order `--list-sabotages` prints them.
-    public static let all: [HarnessSabotage] = [.storeDropsWrites, .updateForgetsEarlierItem, .deviceMarkerMoves] + Sabotage.all.map { .client($0) }
+    public static let all: [HarnessSabotage] = [.storeDropsWrites, .updateForgetsEarlierItem, .deviceMarkerMoves, .passkeyHandOffLosesRefreshToken] + Sabotage.all.map { .client($0) }
 
     /// The sabotage called `name`, if any.
     public init?(name: String) {
@@ -34,6 +38,7 @@ public enum HarnessSabotage: Sendable, Hashable, CustomStringConvertible {
         case .storeDropsWrites: "store-drops-writes"
         case .updateForgetsEarlierItem: "update-forgets-earlier-item"
         case .deviceMarkerMoves: "device-marker-moves"
+        case .passkeyHandOffLosesRefreshToken: "passkey-hand-off-loses-refresh-token"
         case .sessionLevelDropped: "session-level-dropped"
         case .client(let sabotage): sabotage.name
         }

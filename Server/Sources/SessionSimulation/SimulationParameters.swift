@@ -73,6 +73,9 @@ public struct SimulationParameters: Sendable {
     public var secondFactorShare: Double = 0
     /// A deliberate defect, to show the invariants catch one (nil in real runs).
     public var sabotage: HarnessSabotage?
+    /// Share of lives that sign in with a passkey instead of a password (issue 39, item 11;
+    /// docs/RELIABILITY.md). Drawn apart from each life's random stream: 0 leaves every life as it was.
+    public var passkeyShare: Double = 0
 
     /// The adversarial configuration (issue "A chaos harness that can fail"):
     /// clocks off by days and changed mid-life, answers without `Date`, and

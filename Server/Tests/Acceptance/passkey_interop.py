@@ -151,7 +151,7 @@ def main():
         options = options or registration_options(token)
         return server.call("POST", "/auth/v1/passkeys/registration/verify",
                            {"challenge_id": options["challenge_id"],
-                            "credential": authenticator.create(options["options"])}, token)
+                            "credential": authenticator.create(options["options"]["publicKey"])}, token)
 
     def authentication_options():
         status, body = server.call("POST", "/auth/v1/passkeys/authentication/options", {})
@@ -168,7 +168,9 @@ def main():
     bob = sign_up("bob@example.com")
 
     options = registration_options(ada["access_token"])
-    creation = options["options"]
+    # GoTrue's envelope: registration's options are go-webauthn's CredentialCreation, {"publicKey": {...}}.
+    expect(set(options["options"]) == {"publicKey"}, f"creation options under publicKey: {options}")
+    creation = options["options"]["publicKey"]
     expect(creation["rp"]["id"] == RP_ID and unb64(creation["user"]["id"]).decode() == ada["user"]["id"],
            f"creation options name the RP and the user: {creation}")
     expect({p["alg"] for p in creation["pubKeyCredParams"]} == {-7, -8}, "ES256 and EdDSA offered")

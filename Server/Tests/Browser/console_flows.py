@@ -52,6 +52,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import passkey_flows  # flow 8, in its own module (Tests/Browser/passkey_flows.py)
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.options import Options
@@ -795,7 +796,8 @@ def main():
                           ("flow 5 (phone size, accessibility)", flows.flow5_phone_and_accessibility),
                           ("flow 6 (provider-only person)", flows.flow6_provider_only),
                           ("flow 7 (email-code-only person)", flows.flow7_email_code_only),
-                          ("flow 8 (second factor, mfa_flows.py)", lambda: __import__("mfa_flows").flow8_second_factor(flows))):
+                          ("flow 8 (second factor, mfa_flows.py)", lambda: __import__("mfa_flows").flow8_second_factor(flows)),
+                          ("flow 9 (passkeys)", lambda: passkey_flows.run(flows, sys.modules[__name__]))):
             run()
     except (Failure, WebDriverException, AssertionError, KeyError, OSError) as error:
         message = str(error) if isinstance(error, Failure) else f"{type(error).__name__}: {error}"

@@ -24,7 +24,9 @@ struct PasskeyService: Sendable {
     }
 
     /// `POST /passkeys/registration/options`: creation options for the signed-in user.
-    func registrationOptions(for user: UserRecord) async throws -> PasskeyWire.OptionsResponse<PasskeyWire.CreationOptions> {
+    func registrationOptions(
+        for user: UserRecord
+    ) async throws -> PasskeyWire.OptionsResponse<PasskeyWire.CredentialCreation> {
         let existing = try await store.passkeys(userID: user.id)
         guard existing.count < configuration.maximumPerUser else {
             throw AuthError.tooManyPasskeys(limit: configuration.maximumPerUser)
@@ -41,7 +43,9 @@ struct PasskeyService: Sendable {
             timeout: timeout,
             // The authenticator refuses to make a second passkey for this account.
             excludeCredentials: existing.map { .init(id: $0.credentialID, transports: $0.transports.isEmpty ? nil : $0.transports) })
-        return .init(challengeID: challenge.id, options: options, expiresAt: Int(challenge.expiresAt.timeIntervalSince1970))
+        return .init(
+            challengeID: challenge.id, options: .init(publicKey: options),
+            expiresAt: Int(challenge.expiresAt.timeIntervalSince1970))
     }
 
     /// `POST /passkeys/registration/verify`: checks the new credential and adds it to the account.
@@ -88,6 +92,14 @@ struct PasskeyService: Sendable {
 
     /// `POST /passkeys/authentication/verify`: checks the assertion and starts a session (`amr` method `passkey`).
     func signIn(_ request: PasskeyWire.VerifyRequest, origin: SessionService.Origin) async throws -> TokenResponse {
+        let (_, user) = try await verifyAssertion(request, ip: origin.ip)
+        return try await sessions.startSession(for: user, origin: origin, method: "passkey")
+    }
+
+    /// Checks an assertion (§7.2) on a sign-in challenge and records the
+    /// passkey's use: the passkey and its owner. The account page uses it to
+    /// sign in and as proof of presence (docs/PASSKEYS.md, "The account page").
+    func verifyAssertion(_ request: PasskeyWire.VerifyRequest, ip: String?) async throws -> (PasskeyRecord, UserRecord) {
         let challenge = try await consume(request.challengeID, kind: .authentication, userID: nil)
         let credential = request.credential
         let rawID = try Self.credentialID(credential)
@@ -118,8 +130,8 @@ struct PasskeyService: Sendable {
         }
         try await store.recordPasskeyUse(
             id: passkey.id, signCount: assertion.signCount, backedUp: assertion.backedUp, verifiedAgainst: passkey.signCount,
-            now: clock.now, ip: origin.ip)
-        return try await sessions.startSession(for: user, origin: origin, method: "passkey")
+            now: clock.now, ip: ip)
+        return (passkey, user)
     }
 
     /// `PATCH /passkeys/{id}`.

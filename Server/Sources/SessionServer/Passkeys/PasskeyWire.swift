@@ -5,7 +5,10 @@ import Foundation
 /// which `PublicKeyCredential.parseCreationOptionsFromJSON()` and
 /// `parseRequestOptionsFromJSON()` read as they are.
 enum PasskeyWire {
-    /// `{challenge_id, options, expires_at}`.
+    /// `{challenge_id, options, expires_at}`, GoTrue's envelope for both
+    /// ceremonies. Registration's `options` is GoTrue's `CredentialCreation`
+    /// (``CredentialCreation``: `{"publicKey": …}`); authentication's is the
+    /// request options themselves (GoTrue's `internal/api/passkey_*.go`).
     struct OptionsResponse<Options: Encodable & Sendable>: Encodable, Sendable {
         var challengeID: String
         var options: Options
@@ -47,6 +50,12 @@ enum PasskeyWire {
         var residentKey = "required"
         var requireResidentKey = true
         var userVerification = "required"
+    }
+
+    /// GoTrue's registration `options`: the creation options under
+    /// `publicKey`, as `navigator.credentials.create()` takes them.
+    struct CredentialCreation: Encodable, Sendable {
+        var publicKey: CreationOptions
     }
 
     /// `PublicKeyCredentialCreationOptionsJSON`.

@@ -530,8 +530,8 @@ paths:
       tags: [goTrue]
       operationId: passkeyRegistrationOptions
       description: |
-        WebAuthn creation options (`PublicKeyCredentialCreationOptionsJSON`)
-        to add a passkey to the signed-in account, with the `challenge_id` to
+        WebAuthn creation options (`PublicKeyCredentialCreationOptionsJSON`,
+        under `options.publicKey` as GoTrue sends them) to add a passkey to the signed-in account, with the `challenge_id` to
         send back and its expiry (5 minutes, single use). At most 10 passkeys
         per account (422 `too_many_passkeys`). 404 `passkey_disabled` while
         passkeys are off (`--passkeys`). docs/PASSKEYS.md.
@@ -1281,35 +1281,40 @@ components:
         challenge_id: { type: string }
         expires_at: { type: integer }
         options:
+          description: GoTrue's `CredentialCreation`, the creation options under `publicKey`.
           type: object
-          required: [rp, user, challenge, pubKeyCredParams, timeout, excludeCredentials, authenticatorSelection, attestation]
+          required: [publicKey]
           properties:
-            rp:
+            publicKey:
               type: object
-              required: [id, name]
-              properties: { id: { type: string }, name: { type: string } }
-            user:
-              type: object
-              required: [id, name, displayName]
-              properties: { id: { type: string }, name: { type: string }, displayName: { type: string } }
-            challenge: { type: string }
-            pubKeyCredParams:
-              type: array
-              items:
-                type: object
-                required: [type, alg]
-                properties: { type: { type: string }, alg: { type: integer } }
-            timeout: { type: integer }
-            excludeCredentials:
-              type: array
-              items: { $ref: "#/components/schemas/PasskeyDescriptor" }
-            authenticatorSelection:
-              type: object
+              required: [rp, user, challenge, pubKeyCredParams, timeout, excludeCredentials, authenticatorSelection, attestation]
               properties:
-                residentKey: { type: string }
-                requireResidentKey: { type: boolean }
-                userVerification: { type: string }
-            attestation: { type: string }
+                rp:
+                  type: object
+                  required: [id, name]
+                  properties: { id: { type: string }, name: { type: string } }
+                user:
+                  type: object
+                  required: [id, name, displayName]
+                  properties: { id: { type: string }, name: { type: string }, displayName: { type: string } }
+                challenge: { type: string }
+                pubKeyCredParams:
+                  type: array
+                  items:
+                    type: object
+                    required: [type, alg]
+                    properties: { type: { type: string }, alg: { type: integer } }
+                timeout: { type: integer }
+                excludeCredentials:
+                  type: array
+                  items: { $ref: "#/components/schemas/PasskeyDescriptor" }
+                authenticatorSelection:
+                  type: object
+                  properties:
+                    residentKey: { type: string }
+                    requireResidentKey: { type: boolean }
+                    userVerification: { type: string }
+                attestation: { type: string }
     PasskeyRequestOptions:
       type: object
       required: [challenge_id, options, expires_at]

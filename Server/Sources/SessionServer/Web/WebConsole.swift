@@ -31,14 +31,20 @@ struct WebConsole: Sendable {
         let accountWeb = WebPages(
             store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_account", path: "/account", secure: secure),
             externalURL: configuration.externalURL)
+        // The account pages run their one served script (docs/PASSKEYS.md); the console none.
+        let accountPages = pages.group().add(middleware: AccountScriptPolicy())
         AccountPages(
             web: accountWeb, sessions: server.sessions, codes: server.codes,
             signIn: AccountSignInPages(
                 web: accountWeb, sessions: server.sessions, codes: server.codes, oauth: server.oauth, limit: limit,
                 mailLimit: mailLimit, origin: origin),
             origin: origin
-        ).register(on: pages)
-        AccountFactorPages(web: accountWeb, factors: server.factors, limit: limit, origin: origin).register(on: pages)
+        ).register(on: accountPages)
+        AccountPasskeyPages(
+            web: accountWeb, service: configuration.passkeys.map { PasskeyService(configuration: $0, sessions: server.sessions) },
+            presence: server.codes.presence, limit: limit, origin: origin
+        ).register(on: accountPages)
+        AccountFactorPages(web: accountWeb, factors: server.factors, limit: limit, origin: origin).register(on: accountPages)
         AdminConsolePages(
             web: WebPages(store: server.store, clock: configuration.clock, cookie: WebCookie(name: "sk_admin", path: "/admin", secure: secure),
                 externalURL: configuration.externalURL),

@@ -5,6 +5,7 @@ extension WebTemplates {
     static let accountTemplates: [String: String] = [
         "account-sign-in": """
             {{> header}}
+            {{> account-passkey-sign-in}}
             <section aria-labelledby="code-heading">
             <h2 id="code-heading">Get a sign-in code by email</h2>
             <form id="code-sign-in" method="post" action="/account/code">
@@ -61,6 +62,7 @@ extension WebTemplates {
             {{#usesCode}}<li data-method="email-code">With a code emailed to {{email}}</li>{{/usesCode}}
             {{#providers}}<li data-method="provider">With {{label}}</li>{{/providers}}
             </ul>
+            {{> account-passkeys}}
             {{> account-factors}}
             <h2 id="devices-heading">Your devices</h2>
             <table id="devices" aria-labelledby="devices-heading"><thead><tr><th>Device</th><th>IP</th><th>Signed in</th><th>Last used</th><th></th></tr></thead><tbody>

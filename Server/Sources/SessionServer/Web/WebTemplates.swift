@@ -3,13 +3,14 @@ import Mustache
 
 /// The pages of `/account` and `/admin`, as Mustache templates compiled into
 /// the binary (nothing to install beside it). `{{value}}` is HTML-escaped by
-/// Mustache; no page runs script.
+/// Mustache; no page runs inline script (`/account` runs one served file).
 enum WebTemplates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
-        for (name, text) in templates.merging(accountTemplates, uniquingKeysWith: { first, _ in first })
+        let all = templates.merging(accountTemplates, uniquingKeysWith: { first, _ in first })
             .merging(factorTemplates, uniquingKeysWith: { first, _ in first })
-        {
+            .merging(accountPasskeyTemplates, uniquingKeysWith: { first, _ in first })
+        for (name, text) in all {
             do {
                 try library.register(text, named: name)
             } catch {

@@ -82,7 +82,7 @@ final class AppLife {
     /// Runs the whole life and reports it.
     func run() async throws -> LifeReport {
         defer { removeDirectory() }
-        try await signUp()
+        if signsInWithPasskey { try await signInWithPasskey() } else { try await signUp() }
         let horizon = parameters.days * 86_400
         var usesAfterEnd = 0
         while true {
@@ -126,6 +126,7 @@ final class AppLife {
                 }
             }
         }
+        checkPasskeyAMR()
         try await finalCheck()
         return report
     }

@@ -35,6 +35,8 @@ public struct LifeReport: Sendable {
     /// server revoked because a rotation's answer was lost (not a violation
     /// there; counted apart, see `RotationAnswers`).
     public var lostAnswerLogouts = 0
+    /// A passkey life whose final access token did not carry `amr` method `passkey` (docs/PASSKEYS.md).
+    public var passkeyAMRMissing = 0
     /// Times a life with a second factor found the app's access token, or the
     /// server's session, below `aal2` (issue 38, item 8).
     public var assuranceDrops = 0
@@ -70,6 +72,8 @@ public struct LifeReport: Sendable {
     /// Drawn faults whose request was cancelled, so may never have reached the proxy.
     public var cancelledFaultDraws: [Fault: Int] = [:]
     public var simulatedDays = 0.0
+    /// Sign-ins by passkey (``AppLife/signInWithPasskey()``): 1 in a passkey life.
+    public var passkeySignIns = 0
     /// The field rows of issue 31 (a stale JWKS, …).
     public var field = FieldReport()
 
@@ -94,6 +98,7 @@ public struct LifeReport: Sendable {
         if signedInAfterEnd > 0 { found.append("still signed in after the session ended") }
         if assuranceDrops > 0 { found.append("\(assuranceDrops) time(s) the session was found dropped to aal1") }
         if unexplainedTransients > 0 { found.append("\(unexplainedTransients) transient failure(s) that no fault or offline window explains: \(unexplainedSamples)") }
+        if passkeyAMRMissing > 0 { found.append("the passkey session's access token lost amr method passkey") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         found += field.violations
         found += deviceViolations

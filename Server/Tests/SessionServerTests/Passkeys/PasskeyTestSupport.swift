@@ -18,10 +18,12 @@ enum PasskeyTestSupport {
         }
     }
 
-    /// `challenge_id` and the challenge of an options answer.
+    /// `challenge_id` and the challenge of an options answer: registration's
+    /// options sit under `publicKey` (GoTrue's `CredentialCreation`), authentication's do not.
     static func challenge(_ response: TestResponse) throws -> (id: String, challenge: String) {
         let object = try response.jsonObject()
-        let options = try #require(object["options"] as? [String: Any])
+        let wrapper = try #require(object["options"] as? [String: Any])
+        let options = (wrapper["publicKey"] as? [String: Any]) ?? wrapper
         return (try #require(object["challenge_id"] as? String), try #require(options["challenge"] as? String))
     }
 
