@@ -27,7 +27,7 @@ actor FakePasskeyServer: HTTPTransport {
     let fake: FakeAuthBackend
     let rpID = "example.com"
     let origins = ["https://example.com"]
-    /// Sends the creation options bare (as auth-server does) instead of GoTrue's `{"publicKey": …}`.
+    /// Sends the creation options bare (as auth-server did before it matched GoTrue, and as supabase-swift reads them) instead of GoTrue's `{"publicKey": …}`.
     var bareCreationOptions = false
 
     private struct Challenge {
