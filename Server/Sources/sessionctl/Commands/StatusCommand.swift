@@ -28,6 +28,8 @@ struct StatusCommand: AsyncParsableCommand {
                 throw ExitCode(CLIError.unreachable().exitCode)
             case .expired(let reason):
                 throw CLIError.expired(reason)
+            case .locked(let reason):
+                throw CLIError.locked(reason)
             case .signedOut, .restoring:
                 throw CLIError.notSignedIn()
             }

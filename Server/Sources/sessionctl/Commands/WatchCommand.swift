@@ -29,6 +29,7 @@ struct WatchCommand: AsyncParsableCommand {
                 switch state {
                 case .signedOut, .restoring: throw CLIError.notSignedIn()
                 case .expired(let reason): throw CLIError.expired(reason)
+                case .locked(let reason): throw CLIError.locked(reason)
                 case .signedIn, .offline, .needsAttention: break
                 }
                 let states = client.states

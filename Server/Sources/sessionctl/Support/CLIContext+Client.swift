@@ -38,6 +38,8 @@ extension CLIContext {
                 return try await body(client, session)
             case .expired(let reason):
                 throw CLIError.expired(reason)
+            case .locked(let reason):
+                throw CLIError.locked(reason)
             case .signedOut, .restoring:
                 throw CLIError.notSignedIn()
             }

@@ -1,3 +1,5 @@
+import SessionKit
+
 /// A failure `sessionctl` reports to a person: a message they can act on and
 /// the exit code scripts branch on.
 struct CLIError: Error, Sendable {
@@ -14,6 +16,12 @@ struct CLIError: Error, Sendable {
 
     static func expired(_ message: String = "Your session has expired. Please sign in again.") -> CLIError {
         CLIError(exitCode: 1, code: "SESSION_EXPIRED", message: message)
+    }
+
+    /// A store behind a biometric gate that did not open (docs/PROTOCOL.md,
+    /// "The biometric gate"): the session is kept, so this is never "not signed in".
+    static func locked(_ reason: BiometricLockReason) -> CLIError {
+        CLIError(exitCode: 1, code: "LOCKED", message: "The saved session is locked (\(reason)) — you are still signed in; unlock it and try again")
     }
 
     static func unreachable() -> CLIError {

@@ -19,6 +19,8 @@ struct WatchPrinter: Sendable {
             (name, text, fields) = ("offline", "offline: server unreachable; still signed in as \(Self.who(session)), will retry", Self.fields(session))
         case .expired(let reason):
             (name, text, fields) = ("expired", "expired: \(reason)", ["message": .string(reason)])
+        case .locked(let reason):
+            (name, text, fields) = ("locked", "locked (\(reason)): still signed in; unlock to continue", ["message": .string(reason.description)])
         case .needsAttention(let session, let reason):
             (name, text, fields) = (
                 "needsAttention",

@@ -49,7 +49,7 @@ struct PasskeyWireShapeTests {
             let session = try await client.signUp()
             let options = try PasskeyTestSupport.challenge(
                 try await client.send(.post, "/auth/v1/passkeys/registration/options", bearer: session.accessToken))
-            let credential = try SoftwareAuthenticator().registrationJSON(challenge: options.challenge)
+            let credential = SoftwareAuthenticator().registrationJSON(challenge: options.challenge)
             let response = try await client.send(
                 .post, "/auth/v1/passkeys/registration/verify",
                 json: #"{"challenge_id":"\#(options.id)","credential_response":\#(credential)}"#, bearer: session.accessToken)
