@@ -21,6 +21,8 @@ import SessionKit
 ///   token, never the token; how many refreshes this process made; an error).
 /// - `store-probe live DIR SERVER_URL [SABOTAGE]`: an app process that asks
 ///   for tokens until it is killed (`LiveLoop.swift`).
+/// - `store-probe watch DIR SERVER_URL`: restores, then only listens and
+///   prints each state its client publishes (`WatchLoop.swift`); `deaf` hides the store's notifier.
 @main
 struct StoreProbe {
     static func main() async {
@@ -31,11 +33,14 @@ struct StoreProbe {
         case "live" where arguments.count == 3 || arguments.count == 4:
             guard let url = URL(string: arguments[2]) else { fail("not a URL: \(arguments[2])") }
             await live(directory: URL(fileURLWithPath: arguments[1]), server: url, sabotage: arguments.dropFirst(3).first)
+        case "watch" where arguments.count == 3 || (arguments.count == 4 && arguments[3] == "deaf"):
+            guard let url = URL(string: arguments[2]) else { fail("not a URL: \(arguments[2])") }
+            await watch(directory: URL(fileURLWithPath: arguments[1]), server: url, deaf: arguments.count == 4)
         case "token" where arguments.count == 3:
             guard let url = URL(string: arguments[2]) else { fail("not a URL: \(arguments[2])") }
             await token(directory: URL(fileURLWithPath: arguments[1]), server: url)
         default:
-            fail("usage: store-probe write-loop DIR | store-probe token DIR SERVER_URL | store-probe live DIR SERVER_URL [SABOTAGE]")
+            fail("usage: store-probe write-loop DIR | store-probe token DIR SERVER_URL | store-probe live DIR SERVER_URL [SABOTAGE] | store-probe watch DIR SERVER_URL [deaf]")
         }
     }
 
