@@ -175,6 +175,7 @@ public struct AuthServer: Sendable {
         GoTrueRoutes(
             sessions: sessions, keyRing: keyRing,
             ipLimiter: limiters[.tokenIP], mailIPLimiter: limiters[.mailIP], userUpdateLimiter: limiters[.userUpdate],
+            anonymousLimiter: limiters[.anonymousSignInIP],
             authMiddleware: authMiddleware, oauth: oauth, codes: codes
         ).register(on: goTrue)
         FactorRoutes(

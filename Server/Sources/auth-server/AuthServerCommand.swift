@@ -4,13 +4,13 @@ import Hummingbird
 import Logging
 import SessionServer
 
-/// `auth-server`: serve, migrate, keys.
+/// `auth-server`: serve, migrate, keys, users.
 @main
 struct AuthServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auth-server",
         abstract: "SessionKit's GoTrue-compatible auth server.",
-        subcommands: [Serve.self, Migrate.self, Keys.self],
+        subcommands: [Serve.self, Migrate.self, Keys.self, Users.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -30,6 +30,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Serve on an interface beyond loopback without a key-encryption key, sealing signing keys with the key built into auth-server (env AUTH_SERVER_INSECURE_DEFAULT_KEY=on). Anyone with a copy of the database can then mint tokens; for throwaway setups only.")
     var insecureDefaultKey = false
 
+    @Flag(help: "Let POST /auth/v1/signup with neither email nor phone sign a person in anonymously (env AUTH_SERVER_ANONYMOUS_SIGN_INS=on; default off, as GoTrue's EXTERNAL_ANONYMOUS_USERS_ENABLED). See docs/ACCOUNTS.md.")
+    var anonymousSignIns = false
+
     @Option(help: "TOTP second factors: on (default) or off; off stops new enrolments, verified factors keep working (env AUTH_SERVER_MFA_TOTP).")
     var mfaTotp: String?
 
@@ -114,6 +117,7 @@ struct ServerOptions: ParsableArguments {
                 autoconfirm: autoconfirm ? true : nil, insecureDefaultKey: insecureDefaultKey ? true : nil,
                 idleTimeout: idleTimeout, requestReadTimeout: requestTimeout, maximumConnections: maxConnections)
             overrides.mfaTOTP = mfaTotp
+            overrides.anonymousSignIns = anonymousSignIns ? true : nil
             return try AuthServerConfiguration.resolve(passkeyOptions.applied(to: overrides))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)

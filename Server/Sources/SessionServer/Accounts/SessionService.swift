@@ -141,7 +141,7 @@ public struct SessionService: Sendable {
     func tokenResponse(user: UserRecord, session: SessionRecord, refreshToken: String) async throws -> TokenResponse {
         let now = clock.now
         let (accessToken, expiresAt) = try await issuer.issue(
-            userID: user.id, email: user.email, session: session, now: now)
+            userID: user.id, email: user.email, isAnonymous: user.isAnonymous, session: session, now: now)
         return TokenResponse(
             accessToken: accessToken, expiresIn: Int(configuration.accessTokenTTL),
             expiresAt: Int(expiresAt.timeIntervalSince1970), refreshToken: refreshToken, user: user.sessionUser)

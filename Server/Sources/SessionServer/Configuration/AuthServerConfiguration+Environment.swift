@@ -66,6 +66,8 @@ public struct ConfigurationOverrides: Sendable {
     public var appleAppIDs: String? = nil
     /// Comma-separated path patterns for `applinks` (`--apple-app-link-paths`).
     public var appleAppLinkPaths: String? = nil
+    /// `true` turns anonymous sign-ins on (`--anonymous-sign-ins`).
+    public var anonymousSignIns: Bool? = nil
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
@@ -253,6 +255,7 @@ extension AuthServerConfiguration {
         try configuration.resolveMail(flags, environment: environment)
         try configuration.resolveMFA(flags, environment: environment)
         try configuration.resolvePasskeys(flags, environment: environment)
+        try configuration.resolveAnonymousSignIns(flags, environment: environment)
         return configuration
     }
 }

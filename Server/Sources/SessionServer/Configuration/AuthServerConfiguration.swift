@@ -129,6 +129,11 @@ public struct AuthServerConfiguration: Sendable {
     public var mfa = MFAConfiguration()
     /// Passkeys (`--passkeys`); `nil` leaves them off (docs/PASSKEYS.md).
     public var passkeys: PasskeyConfiguration? = nil
+    /// `POST /signup` with neither email nor phone signs a person in anonymously
+    /// (`--anonymous-sign-ins`, GoTrue's `EXTERNAL_ANONYMOUS_USERS_ENABLED`); off by default.
+    public var anonymousSignIns = false
+    /// Anonymous sign-ins per client IP per hour (GoTrue's `RATE_LIMIT_ANONYMOUS_USERS`, 30).
+    public var anonymousSignInsPerHourPerIP = 30
     /// What `/.well-known/apple-app-site-association` serves; `nil` answers 404.
     public var appleAppSiteAssociation: AppleAppSiteAssociation? = nil
 

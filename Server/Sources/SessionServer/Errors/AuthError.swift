@@ -20,6 +20,8 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         // Passkeys (AuthError+Passkeys.swift).
         case passkeyDisabled, passkeyNotFound, webauthnChallengeNotFound, webauthnChallengeExpired
         case webauthnVerificationFailed, webauthnCredentialExists, tooManyPasskeys
+        // Anonymous users (AuthError+Anonymous.swift).
+        case anonymousProviderDisabled, anonymousNotAllowed
     }
 
     let kind: Kind

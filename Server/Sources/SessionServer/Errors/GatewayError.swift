@@ -35,7 +35,7 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .unauthorized, code: .authRequired, headers: headers)
         case .badJSON, .invalidRequest, .unsupportedGrantType, .weakPassword, .passwordCharacters, .flowStateNotFound, .flowStateExpired,
             .badCodeVerifier, .providerDisabled, .badOAuthState, .badIDToken, .emailCodeInvalid, .mailUnavailable,
-            .emailNotConfirmed:
+            .emailNotConfirmed, .anonymousProviderDisabled:
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
         case .reauthenticationNeeded, .currentPasswordMismatch, .reauthenticationNotValid:
             // 403, not 401: the session stays valid; only this action needs fresh proof.
@@ -46,7 +46,7 @@ public struct GatewayError: HTTPResponseError, Sendable {
             self.init(status: .conflict, code: .conflict, message: error.message)
         case .notFound:
             self.init(status: .notFound, code: .notFound)
-        case .forbidden, .notAdmin:
+        case .forbidden, .notAdmin, .anonymousNotAllowed:
             self.init(status: .forbidden, code: .forbidden)
         case .userBanned:
             // Like an ended session: the app shows sign-in, and the message says why.

@@ -80,6 +80,9 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .webauthnVerificationFailed: (status, code) = (.badRequest, GoTrueErrorCode("webauthn_verification_failed"))
         case .webauthnCredentialExists: (status, code) = (.unprocessableContent, GoTrueErrorCode("webauthn_credential_exists"))
         case .tooManyPasskeys: (status, code) = (.unprocessableContent, GoTrueErrorCode("too_many_passkeys"))
+        // GoTrue's anonymous answers: internal/api/api.go (the /signup route) and auth.go (requireNotAnonymous).
+        case .anonymousProviderDisabled: (status, code) = (.unprocessableContent, GoTrueErrorCode("anonymous_provider_disabled"))
+        case .anonymousNotAllowed: (status, code) = (.forbidden, .noAuthorization)
         case .databaseUnavailable:
             (status, code) = (.serviceUnavailable, GoTrueErrorCode("service_unavailable"))
             if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }

@@ -51,7 +51,7 @@ extension RateLimitRule {
     public static let all: [RateLimitRule] = [
         tokenIP, webIP, mailIP, signInEmail, signInEmailHour, emailAddress, emailCodeHour, emailCodeDay,
         emailCodeAddressDay, nonceUserHour, nonceUserDay, emailCodeAudit, passwordCheckAudit, mailDomain, mailDomainBulk, mailGlobal, mailGlobalBulk, userUpdate, gatewayUser,
-        mfaChallengeIP, mfaVerifyIP, passkeyOptionsIP,
+        mfaChallengeIP, mfaVerifyIP, passkeyOptionsIP, anonymousSignInIP,
     ]
 
     /// The longest window of any rule: rows of a limiter no rule names any more are pruned after it.
@@ -143,5 +143,10 @@ extension RateLimitRule {
     /// `POST /passkeys/authentication/options`: no user is named up front, so per IP (GoTrue's 30).
     static let passkeyOptionsIP = RateLimitRule("passkey-options-ip", per: "client IP (/64 for IPv6)", window: 60) {
         $0.passkeys?.authenticationOptionsPerMinutePerIP ?? 30
+    }
+    /// `POST /signup` without email or phone: anonymous accounts made from one
+    /// address, an hour (GoTrue's `RATE_LIMIT_ANONYMOUS_USERS`, 30), on top of ``tokenIP``.
+    static let anonymousSignInIP = RateLimitRule("anonymous-sign-in-ip", per: "client IP (/64 for IPv6)", window: 3600) {
+        $0.anonymousSignInsPerHourPerIP
     }
 }

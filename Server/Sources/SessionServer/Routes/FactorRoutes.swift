@@ -13,6 +13,7 @@ struct FactorRoutes: Sendable {
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.post("factors") { request, context in
             let identity = try context.requireIdentity()
+            try await factors.sessions.requireNotAnonymous(identity)
             let body = try await RequestDecoding.decode(EnrollFactorRequest.self, from: request)
             return try JSONResponse.make(try await factors.enroll(body, identity: identity, ip: clientIP(request, context)))
         }

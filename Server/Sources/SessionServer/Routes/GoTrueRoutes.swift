@@ -14,6 +14,8 @@ struct GoTrueRoutes: Sendable {
     let mailIPLimiter: any RateLimiting
     /// Per user: an update may carry a password, and each costs a bcrypt hash.
     let userUpdateLimiter: any RateLimiting
+    /// Per client IP, an hour: anonymous sign-ins (GoTrue's `RATE_LIMIT_ANONYMOUS_USERS`).
+    let anonymousLimiter: any RateLimiting
     let authMiddleware: AuthMiddleware<AuthRequestContext>
     let oauth: OAuthService
     let codes: EmailCodeService
@@ -27,7 +29,8 @@ struct GoTrueRoutes: Sendable {
         }
         let settings = Settings(
             providers: oauth.configuration.oauthProviders.map(\.name) + (oauth.apple == nil ? [] : ["apple"]),
-            mailerAutoconfirm: sessions.configuration.mailerAutoconfirm)
+            mailerAutoconfirm: sessions.configuration.mailerAutoconfirm,
+            anonymousUsers: sessions.configuration.anonymousSignIns)
         group.get("settings") { _, _ in try JSONResponse.make(settings) }
         let email = EmailRoutes(
             codes: codes, externalURL: oauth.configuration.externalURL, redirects: oauth.configuration.redirectAllowList,
@@ -38,7 +41,9 @@ struct GoTrueRoutes: Sendable {
         group.get(".well-known/jwks.json") { _, _ in try JSONResponse.make(try await keyRing.jwks()) }
         group.post("signup") { request, context in
             try await limitByIP(request, context)
-            let credentials = try await RequestDecoding.decode(PasswordCredentials.self, from: request)
+            let body = try await RequestDecoding.decode(SignUpRequest.self, from: request)
+            if body.isAnonymous { return try await signUpAnonymously(body, request, context) }
+            let credentials = try body.passwordCredentials()
             if sessions.configuration.mailerAutoconfirm {
                 return try JSONResponse.make(try await sessions.signUp(credentials, origin: origin(request, context)))
             }
@@ -85,6 +90,18 @@ struct GoTrueRoutes: Sendable {
             try await sessions.logout(identity, scope: scope, ip: clientIP(request, context))
             return Response(status: .noContent)
         }
+    }
+
+    /// GoTrue's order (`internal/api/api.go`, the `/signup` route): the switch
+    /// first (422 `anonymous_provider_disabled`), then the per-IP hourly limit.
+    private func signUpAnonymously(
+        _ body: SignUpRequest, _ request: Request, _ context: AuthRequestContext
+    ) async throws -> Response {
+        guard sessions.configuration.anonymousSignIns else { throw AuthError.anonymousProviderDisabled }
+        if case .limited(let seconds) = try await anonymousLimiter.attempt(context.clientRateLimitKey) {
+            throw AuthError.rateLimited(retryAfter: seconds)
+        }
+        return try JSONResponse.make(try await sessions.signInAnonymously(metadata: body.data ?? [:], origin: origin(request, context)))
     }
 
     /// Mails the signed-in user a nonce for a sensitive change (docs/EMAIL.md, "Re-authentication").
@@ -189,6 +206,8 @@ struct Settings: Sendable, Encodable {
     var providers: [String]
     /// Whether a password sign-up is signed in at once (true) or waits for its address to be confirmed.
     var mailerAutoconfirm: Bool
+    /// `external.anonymous_users`, as GoTrue's `/settings` (`internal/api/settings.go`).
+    var anonymousUsers = false
     var disableSignup = false
     var phoneAutoconfirm = false
     var smsProvider = ""
@@ -205,7 +224,7 @@ struct Settings: Sendable, Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        var external: [String: Bool] = ["email": true, "phone": false]
+        var external: [String: Bool] = ["email": true, "phone": false, "anonymous_users": anonymousUsers]
         for provider in providers { external[provider] = true }
         try c.encode(external, forKey: .external)
         try c.encode(disableSignup, forKey: .disableSignup)

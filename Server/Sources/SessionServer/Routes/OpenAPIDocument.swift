@@ -80,14 +80,22 @@ paths:
         of the same shape), a confirmation code and link are mailed, and the
         password grant answers 400 `email_not_confirmed` until the code is
         redeemed at `/verify`. Otherwise the answer is a session.
+
+        With neither `email` nor `phone` (an empty string counts as absent)
+        the sign-up is anonymous, as GoTrue's: off by default
+        (`--anonymous-sign-ins`; when off, 422 `anonymous_provider_disabled`),
+        30 an hour per client IP (429 `over_request_rate_limit`), and the
+        answer is a session whose user and access token carry
+        `is_anonymous: true` (`amr` method `anonymous`); `data` becomes the
+        user's `user_metadata` (docs/ACCOUNTS.md).
       requestBody:
         required: true
         content:
           application/json:
-            schema: { $ref: "#/components/schemas/PasswordCredentials" }
+            schema: { $ref: "#/components/schemas/SignUpRequest" }
       responses:
         "200":
-          description: A session, or the user waiting for confirmation.
+          description: A session (password or anonymous sign-up), or the user waiting for confirmation.
           content:
             application/json:
               schema:
@@ -1428,6 +1436,18 @@ components:
         data:
           type: object
           additionalProperties: true
+    SignUpRequest:
+      type: object
+      description: |
+        `email` and `password` for a password sign-up; neither `email` nor
+        `phone` for an anonymous one (`password` is then ignored).
+      properties:
+        email: { type: string }
+        phone: { type: string }
+        password: { type: string }
+        data:
+          type: object
+          additionalProperties: true
     TokenRequest:
       type: object
       description: The fields of the chosen `grant_type`.
@@ -1631,6 +1651,9 @@ components:
       properties:
         external:
           type: object
+          description: |
+            `email`, `phone`, `anonymous_users` (whether `/signup` without
+            email or phone signs in anonymously) and each enabled provider.
           additionalProperties: { type: boolean }
         disable_signup: { type: boolean }
         mailer_autoconfirm: { type: boolean }

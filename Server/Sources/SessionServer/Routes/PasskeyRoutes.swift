@@ -37,11 +37,14 @@ struct PasskeyRoutes: Sendable {
             return try JSONResponse.make(try await enabled().signIn(body, origin: origin))
         }
         let bearer = group.group().add(middleware: authMiddleware)
+        // GoTrue's `requireNotAnonymous` on both registration routes (docs/ACCOUNTS.md).
         bearer.post("registration/options") { _, context in
+            try await enabled().sessions.requireNotAnonymous(try context.requireIdentity())
             let (service, user) = try await signedIn(context)
             return try JSONResponse.make(try await service.registrationOptions(for: user))
         }
         bearer.post("registration/verify") { request, context in
+            try await enabled().sessions.requireNotAnonymous(try context.requireIdentity())
             let (service, user) = try await signedIn(context)
             let body = try await RequestDecoding.decode(PasskeyWire.VerifyRequest.self, from: request)
             return try JSONResponse.make(try await service.register(body, user: user, ip: context.clientIP))

@@ -11,6 +11,7 @@ extension AuthStore {
             emailConfirmedAt: try row.optionalDate("email_confirmed_at"))
         user.bannedUntil = try row.optionalDate("banned_until")
         user.appMetadata = try row.optionalString("app_metadata").map(decodeMetadata) ?? [:]
+        user.isAnonymous = try row.decode(column: "is_anonymous", as: Int.self) != 0
         return user
     }
 

@@ -21,6 +21,8 @@ public struct UserRecord: Sendable, Hashable {
     public var appMetadata: [String: JSONValue] = [:]
     /// Second factors, oldest first (docs/MFA.md); never their secrets.
     public var factors: [UserFactor] = []
+    /// Signed in with neither email nor phone (GoTrue's `is_anonymous`; docs/ACCOUNTS.md).
+    public var isAnonymous = false
 
     /// True when the account is banned at `now`.
     public func isBanned(at now: Date) -> Bool { bannedUntil.map { $0 > now } ?? false }
@@ -40,15 +42,16 @@ public struct UserRecord: Sendable, Hashable {
         }
         wireIdentities += identities.map(\.userIdentity)
         let providers = wireIdentities.map(\.provider)
+        // The operator's keys first; GoTrue's provider keys are the server's to write.
+        // An anonymous user has no provider, and GoTrue writes none (internal/api/signup.go, ToUserModel).
+        let providerKeys: [String: JSONValue] =
+            isAnonymous && providers.isEmpty
+            ? [:] : ["provider": .string(providers.first ?? "email"), "providers": .array(providers.map(JSONValue.string))]
         return SessionUser(
             id: id, email: email, emailConfirmedAt: emailConfirmedAt, lastSignInAt: lastSignInAt,
-            userMetadata: userMetadata,
-            // The operator's keys first; GoTrue's provider keys are the server's to write.
-            appMetadata: appMetadata.merging(
-                ["provider": .string(providers.first ?? "email"), "providers": .array(providers.map(JSONValue.string))]
-            ) { $1 },
-            identities: wireIdentities, createdAt: createdAt, updatedAt: updatedAt, bannedUntil: bannedUntil,
-            factors: factors.isEmpty ? nil : factors)
+            userMetadata: userMetadata, appMetadata: appMetadata.merging(providerKeys) { $1 },
+            identities: wireIdentities, isAnonymous: isAnonymous, createdAt: createdAt, updatedAt: updatedAt,
+            bannedUntil: bannedUntil, factors: factors.isEmpty ? nil : factors)
     }
 }
 

@@ -9,14 +9,19 @@ struct AccessTokenIssuer: Sendable {
     let lifetime: TimeInterval
 
     /// A signed token for `userID`'s `session`, and its expiry.
-    func issue(userID: String, email: String?, session: SessionRecord, now: Date) async throws -> (token: String, expiresAt: Date) {
+    ///
+    /// - Parameter isAnonymous: the user signed in with neither email nor phone (the `is_anonymous` claim).
+    func issue(
+        userID: String, email: String?, isAnonymous: Bool = false, session: SessionRecord, now: Date
+    ) async throws -> (token: String, expiresAt: Date) {
         let key = try await keyRing.currentKey()
         let issuedAt = Int(now.timeIntervalSince1970)
         let expiresAt = issuedAt + Int(lifetime)
         let claims = AccessTokenClaims(
             sub: userID, aud: audience, role: "authenticated", exp: expiresAt, iat: issuedAt, iss: issuer,
             // GoTrue writes an empty email claim for users without one; clients expect the key.
-            sessionID: session.id, email: email ?? "", aal: session.assuranceLevel, amr: Self.amr(of: session))
+            sessionID: session.id, email: email ?? "", aal: session.assuranceLevel, amr: Self.amr(of: session),
+            isAnonymous: isAnonymous)
         return (try Self.sign(claims, with: key), Date(timeIntervalSince1970: TimeInterval(expiresAt)))
     }
 
