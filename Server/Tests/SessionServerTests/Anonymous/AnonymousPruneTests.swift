@@ -10,8 +10,9 @@ import Testing
 /// Issue 40, item 1: `auth-server users prune-anonymous --older-than 30d`
 /// deletes anonymous users unseen since the cutoff, and nobody else.
 struct AnonymousPruneTests {
-    @Test func pruneDeletesOnlyOldAnonymousUsers() async throws {
-        let server = try await TestServer.make { $0.anonymousSignIns = true }
+    @Test(arguments: TestDatabase.all)
+    func pruneDeletesOnlyOldAnonymousUsers(database: TestDatabase) async throws {
+        let server = try await TestServer.make(database) { $0.anonymousSignIns = true }
         try await server.run { client in
             let abandoned = try await client.send(.post, "/auth/v1/signup", json: "{}").decode(TokenResponse.self)
             let returning = try await client.send(.post, "/auth/v1/signup", json: "{}").decode(TokenResponse.self)

@@ -10,12 +10,13 @@ import Testing
 /// Issue 40, item 1: `POST /signup` with neither email nor phone, as GoTrue's
 /// `SignupAnonymously` (`internal/api/anonymous.go`) answers it.
 struct AnonymousSignInTests {
-    static func server(on: Bool = true) async throws -> TestServer {
-        try await TestServer.make { $0.anonymousSignIns = on }
+    static func server(_ database: TestDatabase = .sqlite, on: Bool = true) async throws -> TestServer {
+        try await TestServer.make(database) { $0.anonymousSignIns = on }
     }
 
-    @Test func anAnonymousSignInGivesASessionThatSaysAnonymousAndRefreshes() async throws {
-        let server = try await Self.server()
+    @Test(arguments: TestDatabase.all)
+    func anAnonymousSignInGivesASessionThatSaysAnonymousAndRefreshes(database: TestDatabase) async throws {
+        let server = try await Self.server(database)
         try await server.run { client in
             let response = try await client.send(.post, "/auth/v1/signup", json: #"{"data":{"theme":"dark"}}"#)
             #expect(response.status == .ok)
