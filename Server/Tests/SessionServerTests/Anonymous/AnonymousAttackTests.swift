@@ -34,6 +34,20 @@ struct AnonymousAttackTests {
         }
     }
 
+    @Test func anonymousMetadataIsHeldToTheSameShapeAsAnyOther() async throws {
+        let server = try await TestServer.make { $0.anonymousSignIns = true }
+        try await server.run { client in
+            // Issue 29, item 4's limits (MetadataLimits): 16 levels deep, 1000 keys wide.
+            let deep = String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40)
+            let wide = "{" + (0...1_000).map { #""k\#($0)":1"# }.joined(separator: ",") + "}"
+            for data in [deep, wide] {
+                let refused = try await client.send(.post, "/auth/v1/signup", json: #"{"data":\#(data)}"#)
+                #expect(refused.status == .badRequest || refused.status == .unprocessableContent, "\(refused.status)")
+            }
+            #expect(try await server.server.store.users(page: 1, perPage: 10).total == 0)
+        }
+    }
+
     @Test func theHourlyRuleIsInTheRegistryAtGoTruesThirty() {
         #expect(RateLimitRule.all.contains(.anonymousSignInIP))
         #expect(RateLimitRule.anonymousSignInIP.window == 3600)
