@@ -17,14 +17,16 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: String) {
         let text = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
         guard text.count <= 45 else { return nil }
-        var v4 = in_addr()
+        // Plain byte buffers, not in_addr()/in6_addr(): with MemberImportVisibility the
+        // zero initializer of a C struct belongs to whichever module imported its header
+        // first (Glibc or NIO's CNIOLinux), which changed between builds of one tree.
+        var v4 = [UInt8](repeating: 0, count: 4)
         if inet_pton(AF_INET, text, &v4) == 1 {
-            bytes = withUnsafeBytes(of: &v4) { Array($0) }
+            bytes = v4
             return
         }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let all = withUnsafeBytes(of: &v6) { Array($0) }
+        var all = [UInt8](repeating: 0, count: 16)
+        guard inet_pton(AF_INET6, text, &all) == 1 else { return nil }
         bytes = all[0..<10].allSatisfy { $0 == 0 } && all[10] == 0xff && all[11] == 0xff ? Array(all[12...]) : all
     }
 
