@@ -17,7 +17,7 @@ struct PostgresConnectionLossTests {
         let test = try await TestServer.make(.postgres)
         let store = test.server.store
         try await test.run { _ in
-            let outcome = await Self.outcome(ifFinishedWithin: 20) {
+            let outcome = await Self.outcome(ifFinishedWithin: 120) {
                 try await store.withTransaction { db in
                     do {
                         try await db.raw("SELECT pg_terminate_backend(pg_backend_pid())").run()
