@@ -16,6 +16,18 @@ struct WireCodingTests {
         #expect(user.updatedAt == Date(timeIntervalSince1970: 1_767_225_600))
     }
 
+    @Test func readsAPendingEmailChangeAndWritesItBack() throws {
+        let json = #"""
+            {"id":"8d2c","email":"old@b.c","new_email":"new@b.c","email_change_sent_at":"2026-01-01T00:00:00Z"}
+            """#
+        let user = try WireCoding.decoder().decode(SessionUser.self, from: Data(json.utf8))
+        #expect(user.email == "old@b.c")
+        #expect(user.newEmail == "new@b.c")
+        #expect(user.emailChangeSentAt == Date(timeIntervalSince1970: 1_767_225_600))
+        let again = try WireCoding.decoder().decode(SessionUser.self, from: WireCoding.encoder().encode(user))
+        #expect(again == user)
+    }
+
     @Test func roundTripsTokenResponse() throws {
         let user = SessionUser(id: "u", email: "a@b.c", createdAt: .init(timeIntervalSince1970: 0), updatedAt: .init(timeIntervalSince1970: 0))
         let response = TokenResponse(accessToken: "a", expiresIn: 3600, expiresAt: 3600, refreshToken: "r", user: user)

@@ -22,6 +22,12 @@ public struct SessionUser: Sendable, Hashable, Codable {
     public var bannedUntil: Date?
     /// The second factors (GoTrue's `factors`); `nil` when the user has none, as GoTrue leaves the key out.
     public var factors: [UserFactor]?
+    /// The address an email change waits to confirm (GoTrue's `new_email`);
+    /// `nil` when no change is pending. The account's address is still ``email``
+    /// until the change is confirmed (docs/ACCOUNTS.md, "A confirmed email change").
+    public var newEmail: String? = nil
+    /// When the email change's codes were last sent (GoTrue's `email_change_sent_at`).
+    public var emailChangeSentAt: Date? = nil
 
     public init(
         id: String,
@@ -67,6 +73,8 @@ public struct SessionUser: Sendable, Hashable, Codable {
         case createdAt = "created_at"
         case updatedAt = "updated_at"
         case bannedUntil = "banned_until"
+        case newEmail = "new_email"
+        case emailChangeSentAt = "email_change_sent_at"
     }
 
     /// A user without second factors: 0.4.0's initializer, kept so that code
@@ -120,6 +128,8 @@ public struct SessionUser: Sendable, Hashable, Codable {
         updatedAt = fields.date(.updatedAt)
         bannedUntil = fields.date(.bannedUntil)
         factors = fields.decode([UserFactor].self, .factors)
+        newEmail = fields.string(.newEmail)
+        emailChangeSentAt = fields.date(.emailChangeSentAt)
     }
 }
 
