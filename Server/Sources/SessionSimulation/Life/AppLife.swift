@@ -45,6 +45,8 @@ final class AppLife {
     var reuseExplainedByLostAnswer: Bool?
     /// Processes launched so far (names them in the trace).
     var launches = 0
+    /// Whether the next request to the API goes to its own origin (``AppAPIOrigin``).
+    var appOriginTurn = false
     var trace: LifeTrace { network.trace }
 
     init(index: Int, parameters: SimulationParameters, world: SimulationWorld) {
