@@ -8,9 +8,9 @@ import SessionCore
 /// token, whose answer changes nothing the engine keeps, never enters the
 /// client actor (issue 44).
 ///
-/// The actor path costs two executor hops a request (onto the actor, and back
+/// The actor path costs executor hops a request (onto the actor, and back
 /// onto it after the transport answers), 6–8 % of a loopback request
-/// (docs/BENCHMARKS.md, "Round 3"). For the app's other authorized origins
+/// (docs/BENCHMARKS.md, "Misses, stated plainly"). For the app's other authorized origins
 /// those hops do nothing: their answers are no clock sample (only the auth
 /// backend's `Date` is) and do not end `offline` (only the auth server's
 /// answer does). So such a request reads the token from ``TokenSnapshot``,
