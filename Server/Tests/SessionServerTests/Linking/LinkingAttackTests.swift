@@ -94,4 +94,21 @@ struct LinkingAttackTests {
             #expect(try await client.send(.get, Linking.authorizePath(), bearer: aal2.accessToken).status == .found)
         }
     }
+
+    /// The account page redeems sign-in codes into a cookie session of its own: a link
+    /// code there would move the app's session into a browser, so it is unknown.
+    @Test func aLinkCodeIsNotASignInCodeForTheAccountPage() async throws {
+        let test = try await Linking.server()
+        try await test.run { client in
+            let session = try await client.signUp()
+            let code = try #require(OAuthFlowTests.query(try await Linking.link(client, bearer: session.accessToken), "code"))
+            await #expect(throws: AuthError.flowStateNotFound) {
+                _ = try await test.server.oauth.redeemCode(
+                    PKCETokenRequest(authCode: code, codeVerifier: OAuthFlowTests.verifier),
+                    origin: .init(userAgent: nil, ip: nil), absoluteTTL: 3600)
+            }
+            // Still good for the app that started it.
+            #expect(try await OAuthFlowTests.exchange(client, code: code).status == .ok)
+        }
+    }
 }
