@@ -117,6 +117,23 @@ struct LinkingFlowTests {
         }
     }
 
+    @Test func aVerifiedAddressAnotherAccountHoldsStaysTheirs() async throws {
+        let provider = StubProvider(athleteID: 779, email: "ada@example.com", emailVerified: true)
+        let test = try await Linking.server(provider: provider)
+        try await test.run { client in
+            let owner = try await client.signUp("ada@example.com")
+            let anonymous = try await client.send(.post, "/auth/v1/signup", json: "{}").decode(TokenResponse.self)
+            let code = try #require(OAuthFlowTests.query(try await Linking.link(client, bearer: anonymous.accessToken), "code"))
+            let linked = try await OAuthFlowTests.exchange(client, code: code).decode(TokenResponse.self)
+            // Linked, never merged: the anonymous user stays its own account, without the address.
+            #expect(linked.user?.id == anonymous.user?.id)
+            #expect(linked.user?.email == nil)
+            let me = try await client.send(.get, "/auth/v1/user", bearer: owner.accessToken).decode(SessionUser.self)
+            #expect(me.identities?.map(\.provider) == ["email"])
+            #expect(try await client.signIn("ada@example.com", password: "correct-horse").status == .ok)
+        }
+    }
+
     @Test func theSwitchOffAnswersAsGoTrue() async throws {
         let test = try await Linking.server(on: false)
         try await test.run { client in
