@@ -151,4 +151,15 @@ struct LinkingFlowTests {
             #expect(try await Linking.count("oauth_flows", in: test) == 0)
         }
     }
+
+    @Test func theSwitchReadsFlagThenEnvironment() throws {
+        #expect(try AuthServerConfiguration.resolve(.init(), environment: [:]).manualLinking == false)
+        #expect(try AuthServerConfiguration.resolve(.init(), environment: ["AUTH_SERVER_MANUAL_LINKING": "on"]).manualLinking)
+        var flags = ConfigurationOverrides()
+        flags.manualLinking = true
+        #expect(try AuthServerConfiguration.resolve(flags, environment: ["AUTH_SERVER_MANUAL_LINKING": "off"]).manualLinking)
+        #expect(throws: ConfigurationError.self) {
+            try AuthServerConfiguration.resolve(.init(), environment: ["AUTH_SERVER_MANUAL_LINKING": "maybe"])
+        }
+    }
 }
