@@ -13,12 +13,17 @@
 # Then Tests/Acceptance/supabase_auth_linking.py: link_identity's provider URL,
 # Apple ID tokens linked to an anonymous user (who becomes permanent),
 # get_user_identities and unlink_identity (ACCEPTANCE_PLANT=no-link must fail).
+# Then Tests/Acceptance/supabase_auth_accounts.py (issue 40): an anonymous user
+# made permanent by update_user({"email"}) and verify_otp(type="email_change"),
+# then a password; and a confirmed person's email change with both codes. The
+# server runs with --anonymous-sign-ins for it.
 #
 #   scripts/supabase-acceptance.sh                          # from anywhere
 #   ACCEPTANCE_PLANT=wrong-code scripts/supabase-acceptance.sh   # must fail
 #   ACCEPTANCE_PLANT=no-ban scripts/supabase-acceptance.sh       # must fail
 #   ACCEPTANCE_PLANT=autoconfirm scripts/supabase-acceptance.sh  # must fail
 #   ACCEPTANCE_PLANT=no-nonce scripts/supabase-acceptance.sh     # must fail
+#   ACCEPTANCE_PLANT=email-change-one-code scripts/supabase-acceptance.sh  # must fail
 #
 # Needs the debug build (`swift build`) and python3 with supabase_auth,
 # aiosmtpd, cryptography and pyjwt installed. Exits non-zero on any failure,
@@ -32,6 +37,7 @@ server_binary="${AUTH_SERVER:-.build/debug/auth-server}"
 python="${PYTHON:-python3}"
 flows_timeout="${ACCEPTANCE_TIMEOUT:-90}"
 flows=Tests/Acceptance/supabase_auth_flows.py
+accounts=Tests/Acceptance/supabase_auth_accounts.py
 issuer="https://test-issuer.example"
 client_id="com.example.app"
 mail_from="Acceptance <auth@example.com>"
@@ -94,7 +100,17 @@ flows_pid=$!
 pids+=("$flows_pid")
 status=0
 wait "$flows_pid" || status=$?
+[[ "$status" -eq 124 ]] && fail "the linking checks did not finish within 30 s"
 [[ "$status" -eq 0 ]] || fail "the linking checks failed (exit $status)"
+# The account flows leave from 127.0.0.2: the per-IP mail budget the flows above spent is not theirs.
+timeout --kill-after=5 "$flows_timeout" "$python" "$accounts" --url "$base/auth/v1" --maildir "$work/mail" \
+  --local-address 127.0.0.2 &
+flows_pid=$!
+pids+=("$flows_pid")
+status=0
+wait "$flows_pid" || status=$?
+[[ "$status" -eq 124 ]] && fail "the account flows did not finish within $flows_timeout s"
+[[ "$status" -eq 0 ]] || fail "the account flows failed (exit $status)"
 
 if grep -qiE 'fatal|crash' "$work/server.log"; then
   fail "auth-server logged a crash"

@@ -235,7 +235,7 @@ enum VerifyType: String, Sendable {
         guard let text, let type = VerifyType(rawValue: text) else {
             throw AuthError.invalidRequest(
                 field: "type",
-                "type must be one of email, magiclink, signup, recovery (got '\((text ?? "").prefix(40))'); invite, email_change and phone types are not supported by this server.")
+                "type must be one of email, magiclink, signup, recovery, email_change (got '\((text ?? "").prefix(40))'); invite and phone types are not supported by this server.")
         }
         self = type
     }

@@ -136,8 +136,9 @@ extension AuthStore {
 
     /// Marks `session` `aal2` with the answer's factor and gives it a new refresh
     /// token: the active one is rotated out, as GoTrue's verify swaps it
-    /// (`updateMFASessionAndClaims`), so the `aal1` token of before stops refreshing
-    /// (``swapRefreshToken(of:refreshTokenTTL:kek:now:on:)``: within the grace it gets this successor).
+    /// (`updateMFASessionAndClaims`), so the `aal1` token of before stops refreshing.
+    /// The swap itself is ``swapRefreshToken(of:refreshTokenTTL:kek:now:on:)``
+    /// (docs/MFA.md, "The session after verify").
     private static func raiseToAAL2(
         _ session: inout SessionRecord, _ answer: FactorAnswer, now: Date, on db: any SQLDatabase
     ) async throws -> String {

@@ -6,7 +6,9 @@ extension AuthStore {
     /// transaction: the session keeps its id and refresh family, and its
     /// active token is rotated out as a rotation does. One rule for every
     /// change that must not start a second session: a factor verify, a
-    /// linked identity (docs/ACCOUNTS.md, "Linked identities (server)").
+    /// linked identity (docs/ACCOUNTS.md, "Linked identities (server)") and
+    /// the final email-change verify that carries the session's own bearer
+    /// (docs/ACCOUNTS.md, "The same-session contract").
     ///
     /// Like any rotation, the token of before gets this successor again within
     /// the reuse grace (a client that lost the answer retries with what it
