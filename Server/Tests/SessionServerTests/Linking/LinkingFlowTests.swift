@@ -53,6 +53,25 @@ struct LinkingFlowTests {
         }
     }
 
+    /// The app keeps refreshing while the person is at the provider: the swap
+    /// rotates out whatever token is active at the exchange, never an older one.
+    @Test func aRefreshDuringTheLinkIsWhatTheExchangeSwapsOut() async throws {
+        let test = try await Linking.server()
+        try await test.run { client in
+            let session = try await client.signUp()
+            let state = try await Linking.start(client, bearer: session.accessToken)
+            await test.clock.advance(by: 30)
+            let refreshed = try await client.refresh(session.refreshToken).decode(TokenResponse.self)
+            let code = try #require(OAuthFlowTests.query(try await Linking.callback(client, state: state), "code"))
+            await test.clock.advance(by: 30)
+            let linked = try await OAuthFlowTests.exchange(client, code: code).decode(TokenResponse.self)
+            #expect(try Linking.sessionID(of: linked.accessToken) == (try Linking.sessionID(of: session.accessToken)))
+            // The token the app held at the exchange gets the link's successor within the grace.
+            #expect(try await client.refresh(refreshed.refreshToken).decode(TokenResponse.self).refreshToken == linked.refreshToken)
+            #expect(try await client.refresh(linked.refreshToken).status == .ok)
+        }
+    }
+
     @Test func skipHTTPRedirectAnswersTheProviderURLAsJSON() async throws {
         let test = try await Linking.server()
         try await test.run { client in

@@ -37,6 +37,12 @@ struct UnlinkTests {
             #expect(try signIn.decode(TokenResponse.self).user?.id != session.user?.id)
             // The session is untouched.
             #expect(try await client.refresh(session.refreshToken).status == .ok)
+            // Both are in the audit log, by the user, without a token.
+            let entries = try await test.server.store.auditLog(page: 1, perPage: 50).entries
+            let linking = entries.filter { ["identity_linked", "identity_unlinked"].contains($0.action) }
+            #expect(Set(linking.map(\.action)) == ["identity_linked", "identity_unlinked"])
+            #expect(linking.allSatisfy { $0.actor == session.user?.id })
+            #expect(!"\(linking)".contains(session.refreshToken))
         }
     }
 
