@@ -18,9 +18,11 @@ extension SimulationReport {
         let anonymous = lives.compactMap(\.anonymous)
         guard !anonymous.isEmpty else { return nil }
         let authRequired = anonymous.reduce(0) { $0 + $1.authRequiredAnswers }
+        let lasting = anonymous.reduce(0) { $0 + $1.lastingAuthRequiredAnswers }
+        let shown = anonymous.reduce(0) { $0 + $1.lastingAuthRequiredShown }
         let writes = anonymous.reduce(0) { $0 + $1.storeWriteFailures }
         let restores = anonymous.filter(\.restoredOnAnotherDevice).count
         return "\(anonymous.count) lives, \(anonymous.filter(\.becamePermanent).count) made permanent; "
-            + "AUTH_REQUIRED answers \(authRequired), store writes refused \(writes), restores on another device \(restores)"
+            + "AUTH_REQUIRED answers \(authRequired) (\(lasting) to the fresh token too, \(shown) of those shown to the app), store writes refused \(writes), restores on another device \(restores)"
     }
 }

@@ -11,6 +11,10 @@ public struct AnonymousLifeReport: Sendable {
     public var lostHow: String?
     /// API answers `401 AUTH_REQUIRED` injected (a header dropped on the way).
     public var authRequiredAnswers = 0
+    /// Of them, glitches that refused the retry's fresh token too (the SDK asks the auth server once more).
+    public var lastingAuthRequiredAnswers = 0
+    /// 401s of lasting glitches that reached the app as the API's answer (the session kept).
+    public var lastingAuthRequiredShown = 0
     /// Saves the store refused (a full disk).
     public var storeWriteFailures = 0
     /// The person restored a backup onto another device (the device event of row 9).

@@ -18,6 +18,8 @@ final class AnonymousPerson: @unchecked Sendable {
     private var pendingWriteRefusal = false
     private var authRequiredAnswers = 0
     private var writeRefusals = 0
+    private var lastingAnswers = 0
+    private var unexplained401s = 0
     /// Seconds into the life when the person adds a confirmed email; nil: never.
     let permanentAt: Double?
 
@@ -78,5 +80,29 @@ final class AnonymousPerson: @unchecked Sendable {
         }
     }
 
-    var counts: (authRequired: Int, writeRefusals: Int) { lock.withLock { (authRequiredAnswers, writeRefusals) } }
+    /// Of the glitches while anonymous: the share that refuses the retry's fresh token too.
+    static let lastingShare = 0.5
+
+    func drawLasting() -> Bool { lock.withLock { random.chance(Self.lastingShare) } }
+
+    /// A lasting glitch refused a fresh token: the app may see that 401 (the API's own answer).
+    func lastingGlitchAnswered() {
+        lock.withLock {
+            lastingAnswers += 1
+            unexplained401s += 1
+        }
+    }
+
+    /// Takes one 401 a lasting glitch explains, if any is left.
+    func takeExplained401() -> Bool {
+        lock.withLock {
+            guard unexplained401s > 0 else { return false }
+            unexplained401s -= 1
+            return true
+        }
+    }
+
+    var counts: (authRequired: Int, lasting: Int, writeRefusals: Int) {
+        lock.withLock { (authRequiredAnswers, lastingAnswers, writeRefusals) }
+    }
 }

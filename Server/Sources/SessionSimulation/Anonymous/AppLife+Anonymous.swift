@@ -12,37 +12,21 @@ import SessionServer
 /// a confirmed email later. Until then a session the client ends is an
 /// account nobody can ever sign in to again, so every path that ends a
 /// session meets them: the refresh verdicts under the run's faults, an API
-/// answering `AUTH_REQUIRED` (``AuthRequiredGlitch``), a store that refuses a
+/// answering `AUTH_REQUIRED`, once or to the fresh token too (``AuthRequiredGlitch``), a store that refuses a
 /// save (``AnonymousPerson``), a backup restored on another device (the
 /// device event of row 9, ``DeviceBench/anonymousDeviceRestore()``).
 extension AppLife {
-    /// Signs the person in anonymously on a clean network (the faults start afterwards).
-    ///
-    /// GoTrue's anonymous sign-up (`POST /signup` with no email or phone) goes
-    /// over raw HTTP and its tokens reach the client through its import path,
-    /// as a passkey life's do: the SDK's `signInAnonymously(data:)` is not on
-    /// main yet (issue 40, item 5).
+    /// Signs the person in anonymously on a clean network (the faults start
+    /// afterwards), with the SDK's `signInAnonymously(data:)`.
     func signInAnonymously() async throws {
         network.setFaultRate(0)
         let app = launch()
         self.app = app
         _ = try await app.client.restore()
-        var request = URLRequest(url: world.serverURL.appendingPathComponent("auth/v1/signup"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("anon-key", forHTTPHeaderField: "apikey")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["data": ["life": report.index]])
-        let (data, response) = try await world.cleanTransport.send(request)
-        guard response.statusCode == 200, let tokens = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let accessToken = tokens["access_token"] as? String, let refreshToken = tokens["refresh_token"] as? String,
-            let expiresIn = tokens["expires_in"] as? Int, let user = tokens["user"] as? [String: Any],
-            user["is_anonymous"] as? Bool == true, let id = user["id"] as? String
-        else {
-            throw SimulationError(
-                description: "life \(report.index): the anonymous sign-up answered \(response.statusCode): \(String(decoding: data.prefix(300), as: UTF8.self))")
+        let session = try await app.client.signInAnonymously(data: ["life": .number(Double(report.index))])
+        guard session.isAnonymous, let id = session.user?.id else {
+            throw SimulationError(description: "life \(report.index): the anonymous sign-in gave a session that is not anonymous")
         }
-        let session = try await app.client.importSession(
-            accessToken: accessToken, refreshToken: refreshToken, expiresIn: TimeInterval(expiresIn))
         sessionID = session.sessionID
         userID = id
         report.anonymous = AnonymousLifeReport()
@@ -146,24 +130,36 @@ extension AppLife {
         }
     }
 
+    /// An app request's outcome, as the anonymous lives see it: true for a
+    /// 401 a lasting glitch explains (the API's own answer, the session kept),
+    /// counted apart rather than as a 401 while the session was valid.
+    func anonymousRecords(_ outcome: RequestOutcome) -> Bool {
+        guard case .unauthorized = outcome, let person = anonymousPerson, person.takeExplained401() else { return false }
+        report.anonymous?.lastingAuthRequiredShown += 1
+        return true
+    }
+
     /// The final relaunch's check, and the person's counts into the report.
     func finishAnonymousLife() async throws {
         guard let person = anonymousPerson else { return }
         try await checkAnonymousAccount()
         let counts = person.counts
         report.anonymous?.authRequiredAnswers = counts.authRequired
+        report.anonymous?.lastingAuthRequiredAnswers = counts.lasting
         report.anonymous?.storeWriteFailures = counts.writeRefusals
     }
 
     /// The planted defect `anonymousSignedOutOnTransient`: the app signs the
-    /// anonymous person out when a request fails transiently.
+    /// anonymous person out when a request fails transiently, passing the
+    /// SDK's guard with the acknowledgement only a "discard this account"
+    /// button should give (without it the SDK refuses: `anonymousAccountWouldBeLost`).
     func signOutAnonymousIfSabotaged() async {
         guard parameters.sabotage == .anonymousSignedOutOnTransient, anonymousPerson?.isAnonymous == true, !ended, let app,
             app.client.currentState.isSignedIn
         else { return }
         trace.note("planted: the app signs the anonymous person out on a transient failure")
         do {
-            try await app.client.signOut()
+            try await app.client.signOut(discardingAnonymousAccount: true)
         } catch {
             trace.note("the planted sign-out failed: \(error)")
         }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SessionKit
 import SessionKitTesting
 
@@ -54,22 +51,10 @@ extension DeviceBench {
         await phone.shutdown()
     }
 
-    /// GoTrue's anonymous sign-up, its tokens handed to `client` through its
-    /// import path: the SDK's `signInAnonymously(data:)` is not on main yet
-    /// (issue 40, item 5). Logged, so the wire knows the session's first refresh token.
+    /// The SDK's `signInAnonymously(data:)`, its tokens logged, so the wire knows the session's first refresh token.
     private func signInAnonymously(_ client: SessionClient) async throws -> Session {
-        var request = URLRequest(url: serverURL.appendingPathComponent("auth/v1/signup"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("anon-key", forHTTPHeaderField: "apikey")
-        request.httpBody = Data("{}".utf8)
-        let (data, response) = try await MiddlewareTransport(base: transport, middlewares: [wire.tap("anonymous sign-up")]).send(request)
-        guard response.statusCode == 200, let tokens = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let accessToken = tokens["access_token"] as? String, let refreshToken = tokens["refresh_token"] as? String,
-            let expiresIn = tokens["expires_in"] as? Int
-        else {
-            throw SimulationError(description: "the anonymous sign-up answered \(response.statusCode): \(String(decoding: data.prefix(300), as: UTF8.self))")
-        }
-        return try await client.importSession(accessToken: accessToken, refreshToken: refreshToken, expiresIn: TimeInterval(expiresIn))
+        let session = try await client.signInAnonymously()
+        guard session.isAnonymous else { throw SimulationError(description: "the anonymous sign-in gave a session that is not anonymous") }
+        return session
     }
 }

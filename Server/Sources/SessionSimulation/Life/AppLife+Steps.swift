@@ -154,7 +154,7 @@ extension AppLife {
         trace.note("app request: \(outcome)")
         report.requests += 1
         noteDisruptions()
-        if fieldRecords(outcome) { return }
+        if fieldRecords(outcome) || anonymousRecords(outcome) { return }
         switch outcome {
         case .ok: break
         case .notSignedIn:
