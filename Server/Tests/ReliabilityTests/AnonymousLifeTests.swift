@@ -63,6 +63,17 @@ struct AnonymousLifeTests {
         #expect(!report.holds)
     }
 
+    /// The same app calling `signOut()` without the acknowledgement: the
+    /// SDK's guard refuses every call and no account is lost (without the
+    /// guard, this is the planted defect above).
+    @Test func theGuardRefusesACarelessSignOutAndKeepsTheAccount() async throws {
+        var parameters = Self.parameters(seed: 20_261_127)
+        parameters.carelessAnonymousSignOut = true
+        let report = try await ChaosSimulation(parameters: parameters).run()
+        AdversarialChaosTests.expectEveryInvariant(report, replay: "AnonymousLifeTests, careless sign-out")
+        #expect(report.lives.compactMap(\.anonymous).reduce(0) { $0 + $1.signOutsRefused } > 0, "the app never tried to sign out")
+    }
+
     static func restoreOnly(sabotage: HarnessSabotage?) -> SimulationParameters {
         var parameters = SimulationParameters(lives: 6, days: 1, seed: 20_261_127, parallelism: 1, onlyLives: [5])
         parameters.deviceEventsOnly = true

@@ -17,6 +17,8 @@ public struct AnonymousLifeReport: Sendable {
     public var lastingAuthRequiredShown = 0
     /// Saves the store refused (a full disk).
     public var storeWriteFailures = 0
+    /// `signOut()` calls without the acknowledgement that the SDK refused (`carelessAnonymousSignOut`).
+    public var signOutsRefused = 0
     /// The person restored a backup onto another device (the device event of row 9).
     public var restoredOnAnotherDevice = false
 

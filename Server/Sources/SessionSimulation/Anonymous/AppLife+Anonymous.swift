@@ -152,16 +152,23 @@ extension AppLife {
     /// The planted defect `anonymousSignedOutOnTransient`: the app signs the
     /// anonymous person out when a request fails transiently, passing the
     /// SDK's guard with the acknowledgement only a "discard this account"
-    /// button should give (without it the SDK refuses: `anonymousAccountWouldBeLost`).
+    /// button should give. With `carelessAnonymousSignOut` the app does the
+    /// same without the acknowledgement, and the guard must refuse it.
     func signOutAnonymousIfSabotaged() async {
-        guard parameters.sabotage == .anonymousSignedOutOnTransient, anonymousPerson?.isAnonymous == true, !ended, let app,
+        let planted = parameters.sabotage == .anonymousSignedOutOnTransient
+        guard planted || parameters.carelessAnonymousSignOut, anonymousPerson?.isAnonymous == true, !ended, let app,
             app.client.currentState.isSignedIn
         else { return }
-        trace.note("planted: the app signs the anonymous person out on a transient failure")
+        trace.note(planted ? "planted: the app signs the anonymous person out on a transient failure" : "the app calls signOut() on a transient failure")
         do {
-            try await app.client.signOut(discardingAnonymousAccount: true)
+            if planted {
+                try await app.client.signOut(discardingAnonymousAccount: true)
+            } else {
+                try await app.client.signOut()
+            }
         } catch {
-            trace.note("the planted sign-out failed: \(error)")
+            if error == .anonymousAccountWouldBeLost { report.anonymous?.signOutsRefused += 1 }
+            trace.note("the sign-out answered: \(error)")
         }
     }
 }
