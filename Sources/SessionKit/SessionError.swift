@@ -25,7 +25,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
         case codeInvalid, reauthenticationRequired, emailNotConfirmed
         case secondFactorRequired, secondFactorCodeInvalid
-        case anonymousAccountWouldBeLost
+        case anonymousAccountWouldBeLost, identityAlreadyLinked, lastIdentity
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -158,6 +158,16 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let anonymousAccountWouldBeLost = SessionError(
         .anonymousAccountWouldBeLost,
         "Signing out would lose this guest account and its data for good. Add an email or link an account first, or confirm that you want to discard it.")
+
+    /// The provider account is already linked to another user (GoTrue's
+    /// `identity_already_exists`): accounts are never merged. Nothing changed;
+    /// the person may sign in with that provider instead, or link another account.
+    public static let identityAlreadyLinked = SessionError(
+        .identityAlreadyLinked, "That account is already linked to another user. Sign in with it instead, or link a different one.")
+    /// The identity is the account's only way to sign in, so it cannot be unlinked
+    /// (GoTrue's `single_identity_not_deletable`). Nothing changed; link another first.
+    public static let lastIdentity = SessionError(
+        .lastIdentity, "This is the only way to sign in to the account, so it can't be removed. Link another one first.")
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 

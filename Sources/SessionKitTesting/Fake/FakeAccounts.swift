@@ -22,9 +22,13 @@ struct FakeAccounts {
 
     struct Link {
         let userID: String
+        /// The session that started the link: the code's exchange answers its successor.
+        let sessionID: String
         let provider: String
         let challenge: String
         let redirectTo: URL
+        /// The provider's account id, once the person consented.
+        var subject: String?
     }
 
     /// Linking flows started at `/user/identities/authorize`, by the `state` of the provider URL.

@@ -54,15 +54,3 @@ extension FakeAuthBackend {
     /// What the server holds now, not what a token was issued for.
     func currentAnonymity(of user: SessionUser) -> Bool { (currentUser(id: user.id) ?? user).isAnonymous == true }
 }
-
-extension FakeAuthBackend {
-    /// The account routes GoTrue has beyond the factors (email change resend, identities); `nil` for any other path.
-    func handleAccountRoutes(_ request: URLRequest) throws -> (Data, HTTPURLResponse)? {
-        nil
-    }
-
-    /// `PUT /user` with an `email`: `nil` when the update has none.
-    func handleEmailChange(_ request: URLRequest, user: User) throws -> (Data, HTTPURLResponse)? {
-        nil
-    }
-}

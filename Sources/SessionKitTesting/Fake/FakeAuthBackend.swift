@@ -241,8 +241,8 @@ public actor FakeAuthBackend: HTTPTransport {
         switch endpoint {
         case .signUp: return try handleSignUp(request)
         case .passwordGrant: return try handlePasswordGrant(request)
-        case .pkceGrant: return try handlePKCEGrant(request)
-        case .idTokenGrant: return try handleIDTokenGrant(request)
+        case .pkceGrant: return try handleLinkExchange(request) ?? handlePKCEGrant(request)
+        case .idTokenGrant: return try handleIDTokenLink(request) ?? handleIDTokenGrant(request)
         case .otp: return try handleSendCode(request, recovery: false)
         case .recover: return try handleSendCode(request, recovery: true)
         case .verify: return try handleVerify(request)
