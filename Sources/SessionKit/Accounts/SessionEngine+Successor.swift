@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import SessionCore
+
+/// The signed-in session a flow started from, to re-check after its `await`.
+struct SignedInMark: Sendable {
+    let generation: SessionGeneration
+    let userID: String?
+    let sessionID: String?
+}
+
+/// Answers that carry the signed-in session's successor (a confirmed email change, a
+/// linked identity): the same session, its refresh token swapped by the server as a
+/// second factor's verify swaps it (docs/ACCOUNTS.md).
+extension SessionEngine {
+    /// The session now, or ``SessionError/notSignedIn``.
+    func markSignedIn() throws(SessionError) -> SignedInMark {
+        guard let session = currentSession else { throw SessionError.notSignedIn }
+        return SignedInMark(generation: currentGeneration, userID: session.user?.id, sessionID: session.sessionID)
+    }
+
+    /// Reads `data` as a session answer and establishes it (rule A, docs/PROTOCOL.md), as the
+    /// second factor's verify does, if the session of `mark` is still the one signed in.
+    ///
+    /// - Throws: ``SessionError/notSignedIn`` when the person signed out (or in as someone
+    ///   else) while the answer was on its way: their latest word wins, and this answer
+    ///   must not sign them back in; ``SessionError/decoding`` for an answer that is no session.
+    func establishSuccessor(of mark: SignedInMark, answer data: Data, what: String) async throws(SessionError) -> Session {
+        let response = try BackendDecoding.validate(backend.decodeSession(data))
+        noteDroppedFields(of: response)
+        let session = Session(response: response, serverNow: serverNow)
+        guard isCurrent(mark.generation), let current = currentSession, current.user?.id == mark.userID,
+            (session.user?.id ?? mark.userID) == mark.userID
+        else {
+            logger.notice("The session changed while the server was asked; not applying its answer", metadata: ["step": "\(what)"])
+            throw SessionError.notSignedIn.with(
+                message: "You signed out before the server answered. Sign in again and try once more.")
+        }
+        if let before = mark.sessionID, let after = session.sessionID, before != after {
+            // GoTrue answers the same session; a server that started a new one still signed in the same person.
+            logger.notice("The server answered with a new session instead of the same one", metadata: ["step": "\(what)"])
+        }
+        // The refresh token before this answer is swapped out on the server: these tokens cannot be had again,
+        // so a failed save keeps them in memory and retries (rule F, docs/PROTOCOL.md).
+        try await establish(session, keepingUnsaved: true)
+        return session
+    }
+}
