@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import SQLKit
 import SessionCore
 import SessionKitTesting
@@ -62,6 +63,36 @@ struct SecureEmailChangeTests {
             }
             #expect(actions.contains("email_change_requested"))
             #expect(actions.contains("email_changed"))
+        }
+    }
+
+    @Test func theLinksReturnToTheAppAsGoTruesVerifyGet() async throws {
+        try await EmailChangeTestServer.run { _, client, mail in
+            let ada = try await client.signUp("ada@example.com")
+            let redirect = EmailTestServer.redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            _ = try await client.send(.put, "/auth/v1/user?redirect_to=\(redirect)", json: #"{"email":"new@example.com"}"#, bearer: ada.accessToken)
+            let mails = try await mail.next(2)
+            for (index, address) in ["new@example.com", "ada@example.com"].enumerated() {
+                let link = try #require(mails[address]?.link?.absoluteString)
+                #expect(link.contains("redirect_to="))
+                let token = try #require(mails[address]?.linkToken)
+                let posted = try await client.executeRequest(
+                    uri: "/auth/v1/verify", method: .post,
+                    headers: [.contentType: "application/x-www-form-urlencoded", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"],
+                    body: ByteBuffer(string: "token=\(token)&type=email_change&redirect_to=\(redirect)"))
+                #expect(posted.status == .seeOther)
+                let location = try #require(posted.headers[.location])
+                #expect(location.hasPrefix(EmailTestServer.redirect + "#"))
+                if index == 0 {
+                    #expect(location.contains("message=Confirmation"))
+                    #expect(!location.contains("access_token"))
+                } else {
+                    #expect(location.contains("access_token="))
+                    #expect(location.contains("type=email_change"))
+                }
+            }
+            let me = try await client.send(.get, "/auth/v1/user", bearer: ada.accessToken).decode(SessionUser.self)
+            #expect(me.email == "new@example.com")
         }
     }
 
