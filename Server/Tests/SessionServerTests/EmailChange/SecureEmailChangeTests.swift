@@ -27,6 +27,17 @@ struct SecureEmailChangeTests {
             let newCode = try #require(mails["new@example.com"]?.code)
             let currentCode = try #require(mails["ada@example.com"]?.code)
             #expect(newCode != currentCode)
+            // Stored as the other email codes are: hashes only, the link's as its SHA-256.
+            let rows = try await test.server.store.withTransaction { db in
+                try await db.raw("SELECT email, code_hash, link_hash FROM email_change_codes").all().map {
+                    [try $0.decode(column: "email", as: String.self), try $0.decode(column: "code_hash", as: String.self),
+                     try $0.decode(column: "link_hash", as: String.self)]
+                }
+            }
+            #expect(rows.count == 2)
+            #expect(rows.allSatisfy { !$0[1].contains(newCode) && !$0[1].contains(currentCode) && $0[1].count == 64 })
+            let linkHash = SHA256Hex.of(try #require(mails["new@example.com"]?.linkToken))
+            #expect(rows.contains { $0[0] == "new@example.com" && $0[2] == linkHash })
 
             // The first confirmation: GoTrue's exact answer, nothing changed yet.
             let first = try await client.verifyEmailChange("new@example.com", code: newCode, bearer: ada.accessToken)
