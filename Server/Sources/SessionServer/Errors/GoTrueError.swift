@@ -73,7 +73,7 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .emailRateLimited:
             (status, code) = (.tooManyRequests, .overEmailSendRateLimit)
             if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
-        case .insufficientAAL, .mfaRefused:
+        case .insufficientAAL, .mfaRefused, .linkingRefused:
             let (goTrueStatus, goTrueCode) = error.goTrue ?? (422, "insufficient_aal")
             (status, code) = (HTTPResponse.Status(code: goTrueStatus), GoTrueErrorCode(goTrueCode))
         case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)

@@ -137,13 +137,24 @@ struct GoTrueRoutes: Sendable {
             context.logger.debug("Refreshed", metadata: ["outcome": "\(outcome.rawValue)"])
             return try JSONResponse.make(response)
         case "id_token":
-            let body = try await RequestDecoding.decode(IDTokenRequest.self, from: request)
-            return try JSONResponse.make(try await oauth.signIn(with: body, origin: origin(request, context)))
+            let body = try await RequestDecoding.decode(IDTokenGrantBody.self, from: request)
+            if body.linkIdentity == true { return try await linkIDToken(body.request, request, context) }
+            return try JSONResponse.make(try await oauth.signIn(with: body.request, origin: origin(request, context)))
         case "pkce":
             let body = try await RequestDecoding.decode(PKCETokenRequest.self, from: request)
             return try JSONResponse.make(try await oauth.exchangeCode(body, origin: origin(request, context)))
         default:
             throw AuthError.unsupportedGrantType
+        }
+    }
+
+    /// `link_identity: true`: the bearer is required and checked as on `/user` (GoTrue's `requireAuthentication`).
+    private func linkIDToken(_ body: IDTokenRequest, _ request: Request, _ context: AuthRequestContext) async throws -> Response {
+        guard request.headers[.authorization] != nil else {
+            throw AuthError.invalidRequest(field: "Authorization", "Linking requires a valid user access token in Authorization")
+        }
+        return try await authMiddleware.handle(request, context: context) { request, context in
+            try JSONResponse.make(try await oauth.link(idToken: body, identity: try context.requireIdentity(), ip: context.clientIP))
         }
     }
 

@@ -119,7 +119,13 @@ paths:
         `grant_type=pkce` takes `auth_code` and `code_verifier`;
         `grant_type=id_token` takes `provider` (`apple`), `id_token` and the
         raw `nonce` whose SHA-256 the token carries (400 `bad_jwt` when a check
-        fails, 400 `provider_disabled` when Sign in with Apple is off).
+        fails, 400 `provider_disabled` when Sign in with Apple is off). With
+        `link_identity: true` and a bearer, the Apple account is linked to the
+        bearer's user instead (404 `manual_linking_disabled` without
+        `--manual-linking`, 422 `identity_already_exists`) and the answer is the
+        bearer's own session, its refresh token swapped (docs/ACCOUNTS.md).
+        A link flow's `pkce` code likewise answers for the session that started
+        the link (400 `session_not_found` once that session has ended).
       parameters:
         - name: grant_type
           in: query
@@ -135,8 +141,11 @@ paths:
       responses:
         "200": { $ref: "#/components/responses/Session" }
         "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
         "404": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/authorize:
@@ -397,6 +406,76 @@ paths:
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/user/identities/authorize:
+    get:
+      tags: [goTrue]
+      operationId: linkIdentity
+      description: |
+        Starts a provider flow whose callback links the provider identity to
+        the signed-in user instead of signing in (behind `--manual-linking`;
+        404 `manual_linking_disabled` when off, as GoTrue). Takes what
+        `/authorize` takes. The callback redirects to `redirect_to` with a
+        `code`, or with `error`, `error_code` (`identity_already_exists`,
+        `session_not_found`) and `error_description`; the code, exchanged with
+        `grant_type=pkce`, answers for the session that started the link.
+        An account with a verified second factor links from an `aal2` session
+        only (403 `insufficient_aal`).
+      parameters:
+        - { name: provider, in: query, required: true, schema: { type: string } }
+        - { name: redirect_to, in: query, required: true, schema: { type: string } }
+        - { name: code_challenge, in: query, required: true, schema: { type: string } }
+        - name: code_challenge_method
+          in: query
+          required: true
+          schema: { type: string, enum: [s256, S256] }
+        - { name: scopes, in: query, required: false, schema: { type: string } }
+        - name: skip_http_redirect
+          in: query
+          required: false
+          schema: { type: string, enum: ["true", "false"] }
+      responses:
+        "200":
+          description: The provider URL (with `skip_http_redirect=true`).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [url]
+                properties:
+                  url: { type: string }
+        "302":
+          description: Redirect to the provider's consent page.
+          headers:
+            Location: { schema: { type: string } }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/user/identities/{identity_id}:
+    delete:
+      tags: [goTrue]
+      operationId: unlinkIdentity
+      description: |
+        Unlinks one of the caller's identities (its `identity_id`), as
+        GoTrue's `DeleteIdentity`: 422 `single_identity_not_deletable` for the
+        last identity the user's JSON lists, 422 `identity_not_found` for an
+        unknown id or another user's, 404 `validation_failed` for an id that
+        is not a UUID, 404 `manual_linking_disabled` without `--manual-linking`.
+      parameters:
+        - { name: identity_id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: Unlinked (an empty object, as GoTrue).
+          content:
+            application/json:
+              schema: { type: object }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/reauthenticate:
     get:
@@ -1522,6 +1601,7 @@ components:
         provider: { type: string }
         id_token: { type: string }
         nonce: { type: string }
+        link_identity: { type: boolean }
     UserUpdate:
       type: object
       description: >-

@@ -99,6 +99,13 @@ public struct OAuthFlowRecord: Sendable, Hashable {
     public var userID: String?
     public var authCodeExpiresAt: Date?
     public var authCodeUsedAt: Date?
+    /// Set when `GET /user/identities/authorize` started the flow: the user the
+    /// provider identity links to, and the session the code answers for.
+    public var linkingUserID: String? = nil
+    public var linkingSessionID: String? = nil
+
+    /// True for a link flow: its callback links, its code keeps the session that started it.
+    public var isLink: Bool { linkingUserID != nil }
 }
 
 /// A session row: one signed-in device, the family of its refresh tokens.

@@ -2,24 +2,26 @@ import Foundation
 import SQLKit
 
 extension AuthStore {
-    /// Gives the live `session` a new refresh token in place: the same session
-    /// id and the same refresh family, the active token rotated out.
-    ///
-    /// A factor verify (docs/MFA.md, "The session after verify") and the final
-    /// email-change verify that carries the session's own bearer
-    /// (docs/ACCOUNTS.md, "The same-session contract") both answer with the
-    /// session they changed instead of a new one, and both swap its token so.
+    /// Gives `session` a new refresh token in place, inside the caller's
+    /// transaction: the session keeps its id and refresh family, and its
+    /// active token is rotated out as a rotation does. One rule for every
+    /// change that must not start a second session: a factor verify, a
+    /// linked identity (docs/ACCOUNTS.md, "Linked identities (server)") and
+    /// the final email-change verify that carries the session's own bearer
+    /// (docs/ACCOUNTS.md, "The same-session contract").
     ///
     /// Like any rotation, the token of before gets this successor again within
     /// the reuse grace (a client that lost the answer retries with what it
     /// saved), and past the grace it is a reuse. The server never held that
     /// token's plaintext here, so the successor is sealed under the KEK, bound
-    /// to the parent's hash, instead of under the parent; rotation opens it
-    /// (AuthStore+Rotation.swift) and never recovers it past the grace.
+    /// to the parent's hash, instead of under the parent (docs/MFA.md, "The session after verify").
     ///
-    /// Call it inside the transaction that holds the session row (`FOR UPDATE`).
-    ///
-    /// - Returns: the new refresh token; `session` carries its hash and `refreshed_at`.
+    /// - Parameters:
+    ///   - session: a live session row the caller holds locked; its `refreshedAt`
+    ///     and `activeTokenHash` are updated.
+    ///   - refreshTokenTTL: the new token's lifetime, capped at the session's `notAfter`.
+    ///   - kek: seals the new token for the grace of the one it replaces.
+    /// - Returns: the new refresh token, to answer once and never store.
     static func swapRefreshToken(
         of session: inout SessionRecord, refreshTokenTTL: TimeInterval, kek: KeyEncryptionKey, now: Date,
         on db: any SQLDatabase
