@@ -33,8 +33,9 @@ extension EmailCodeService {
     /// - Parameter presenceProven: the same request already proved presence (it also sets a password).
     /// - Throws: ``AuthError/emailExists``, ``AuthError/mailUnavailable``,
     ///   ``AuthError/emailRateLimited(retryAfter:)``, the presence check's errors.
+    /// - Parameter sessionID: the asking session (an API token's, or the account page's own).
     func requestEmailChange(
-        _ identity: AuthenticatedIdentity, user: UserRecord, to rawEmail: String, currentPassword: String?, nonce: String?,
+        sessionID: String?, user: UserRecord, to rawEmail: String, currentPassword: String?, nonce: String?,
         presenceProven: Bool, link: LinkTarget, ip: String?
     ) async throws -> UserRecord {
         let newEmail = try SessionService.normalize(email: rawEmail)
@@ -42,7 +43,7 @@ extension EmailCodeService {
         // GoTrue's order: the address is checked before any mail limit is spent on it.
         if try await sessions.store.isAddressHeld(newEmail, byOtherThan: user.id) { throw AuthError.emailExists }
         if !user.isAnonymous, !presenceProven {
-            try await presence.require(identity, user: user, currentPassword: currentPassword, nonce: nonce, ip: ip)
+            try await presence.require(sessionID: sessionID, user: user, currentPassword: currentPassword, nonce: nonce, ip: ip)
         }
         return try await mailEmailChange(for: user, to: newEmail, mail: mail, link: link, ip: ip)
     }

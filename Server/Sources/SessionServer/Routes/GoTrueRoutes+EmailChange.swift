@@ -13,7 +13,7 @@ extension GoTrueRoutes {
         presenceProven: Bool, link: EmailCodeService.LinkTarget
     ) async throws -> UserRecord {
         try await codes.requestEmailChange(
-            identity, user: user, to: newEmail, currentPassword: update.currentPassword, nonce: update.nonce,
+            sessionID: identity.sessionID, user: user, to: newEmail, currentPassword: update.currentPassword, nonce: update.nonce,
             presenceProven: presenceProven, link: link, ip: ip)
     }
 

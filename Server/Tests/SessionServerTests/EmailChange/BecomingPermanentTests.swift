@@ -95,6 +95,17 @@ struct BecomingPermanentTests {
         }
     }
 
+    @Test func aBearerThatDoesNotVerifyIsIgnored() async throws {
+        try await EmailChangeTestServer.run { _, client, mail in
+            let anonymous = try await client.signInAnonymously()
+            _ = try await client.changeEmail("ada@example.com", bearer: anonymous.accessToken)
+            let code = try #require(try await mail.next().code)
+            let session = try await client.verifyEmailChange("ada@example.com", code: code, bearer: "not.a.jwt")
+            #expect(session.status == .ok)
+            #expect(try session.decode(TokenResponse.self).user?.email == "ada@example.com")
+        }
+    }
+
     @Test func anAnonymousPasswordWithoutAnEmailIsRefusedAsGoTrue() async throws {
         try await EmailChangeTestServer.run { _, client, _ in
             let anonymous = try await client.signInAnonymously()

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import SQLKit
 import SessionCore
 import SessionKitTesting
@@ -26,6 +27,17 @@ struct SecureEmailChangeTests {
             let newCode = try #require(mails["new@example.com"]?.code)
             let currentCode = try #require(mails["ada@example.com"]?.code)
             #expect(newCode != currentCode)
+            // Stored as the other email codes are: hashes only, the link's as its SHA-256.
+            let rows = try await test.server.store.withTransaction { db in
+                try await db.raw("SELECT email, code_hash, link_hash FROM email_change_codes").all().map {
+                    [try $0.decode(column: "email", as: String.self), try $0.decode(column: "code_hash", as: String.self),
+                     try $0.decode(column: "link_hash", as: String.self)]
+                }
+            }
+            #expect(rows.count == 2)
+            #expect(rows.allSatisfy { !$0[1].contains(newCode) && !$0[1].contains(currentCode) && $0[1].count == 64 })
+            let linkHash = SHA256Hex.of(try #require(mails["new@example.com"]?.linkToken))
+            #expect(rows.contains { $0[0] == "new@example.com" && $0[2] == linkHash })
 
             // The first confirmation: GoTrue's exact answer, nothing changed yet.
             let first = try await client.verifyEmailChange("new@example.com", code: newCode, bearer: ada.accessToken)
@@ -62,6 +74,36 @@ struct SecureEmailChangeTests {
             }
             #expect(actions.contains("email_change_requested"))
             #expect(actions.contains("email_changed"))
+        }
+    }
+
+    @Test func theLinksReturnToTheAppAsGoTruesVerifyGet() async throws {
+        try await EmailChangeTestServer.run { _, client, mail in
+            let ada = try await client.signUp("ada@example.com")
+            let redirect = EmailTestServer.redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            _ = try await client.send(.put, "/auth/v1/user?redirect_to=\(redirect)", json: #"{"email":"new@example.com"}"#, bearer: ada.accessToken)
+            let mails = try await mail.next(2)
+            for (index, address) in ["new@example.com", "ada@example.com"].enumerated() {
+                let link = try #require(mails[address]?.link?.absoluteString)
+                #expect(link.contains("redirect_to="))
+                let token = try #require(mails[address]?.linkToken)
+                let posted = try await client.executeRequest(
+                    uri: "/auth/v1/verify", method: .post,
+                    headers: [.contentType: "application/x-www-form-urlencoded", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"],
+                    body: ByteBuffer(string: "token=\(token)&type=email_change&redirect_to=\(redirect)"))
+                #expect(posted.status == .seeOther)
+                let location = try #require(posted.headers[.location])
+                #expect(location.hasPrefix(EmailTestServer.redirect + "#"))
+                if index == 0 {
+                    #expect(location.contains("message=Confirmation"))
+                    #expect(!location.contains("access_token"))
+                } else {
+                    #expect(location.contains("access_token="))
+                    #expect(location.contains("type=email_change"))
+                }
+            }
+            let me = try await client.send(.get, "/auth/v1/user", bearer: ada.accessToken).decode(SessionUser.self)
+            #expect(me.email == "new@example.com")
         }
     }
 
