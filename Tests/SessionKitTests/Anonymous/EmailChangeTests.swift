@@ -177,6 +177,18 @@ struct EmailChangeTests {
         #expect(await f.fake.isFamilyActive(refreshToken: refreshed.refreshToken))
     }
 
+    @Test func neitherACodeNorATokenReachesTheLogs() async throws {
+        let (f, anonymous) = try await AnonymousSignInTests.anonymous()
+        _ = try await f.client.updateUser(UserAttributes(email: Self.newEmail))
+        let code = try #require(await f.fake.emailChangeCode(sentTo: Self.newEmail))
+        let session = try #require(try await f.client.verifyEmailChange(email: Self.newEmail, code: code).session)
+        let logged = f.logs.lines.joined(separator: "\n")
+        #expect(logged.contains("email change was confirmed"))
+        for secret in [code, anonymous.accessToken, anonymous.refreshToken, session.accessToken, session.refreshToken] {
+            #expect(!logged.contains(secret))
+        }
+    }
+
     @Test func notSignedInIsRefusedUnsent() async throws {
         let f = await Fixture.make()
         await #expect(throws: SessionError.notSignedIn) { try await f.client.verifyEmailChange(email: Self.newEmail, code: "123456") }
