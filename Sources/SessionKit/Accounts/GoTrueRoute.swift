@@ -16,7 +16,7 @@ struct GoTrueRoute: Sendable {
     func request(
         _ backend: any SessionBackend, _ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil
     ) throws(SessionError) -> URLRequest {
-        try request(backend, method, path, query: query) { _ in body }
+        try build(backend, method, path, query: query, body: body)
     }
 
     /// The same, with a body encoded from `value`.
@@ -27,9 +27,8 @@ struct GoTrueRoute: Sendable {
         return try request(backend, method, path, query: query, body: body)
     }
 
-    private func request(
-        _ backend: any SessionBackend, _ method: String, _ path: String, query: [String: String],
-        body: (GoTrueBackend) -> Data?
+    private func build(
+        _ backend: any SessionBackend, _ method: String, _ path: String, query: [String: String], body: Data?
     ) throws(SessionError) -> URLRequest {
         guard let goTrue = backend as? GoTrueBackend else {
             throw SessionError.unsupported.with(
@@ -37,8 +36,8 @@ struct GoTrueRoute: Sendable {
         }
         var request = URLRequest(url: Self.url(goTrue.url.appendingPathComponent(path), query: query))
         request.httpMethod = method
-        if let data = body(goTrue) {
-            request.httpBody = data
+        if let body {
+            request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         backend.prepare(&request)

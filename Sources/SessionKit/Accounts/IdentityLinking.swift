@@ -98,6 +98,7 @@ struct IdentityLinking: Sendable {
     }
 
     func identities(on engine: isolated any SessionEngine) async throws(SessionError) -> [UserIdentity] {
+        // GoTrue's `identities` only: another backend answers unsupported here, not an empty list.
         _ = try Self.route.request(engine.backend, "GET", "auth/v1/user")
         return try await AccountRequests().me(on: engine).identities ?? []
     }

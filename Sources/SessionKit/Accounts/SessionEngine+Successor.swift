@@ -13,6 +13,20 @@ struct SignedInMark: Sendable {
 /// linked identity): the same session, its refresh token swapped by the server as a
 /// second factor's verify swaps it (docs/ACCOUNTS.md).
 extension SessionEngine {
+    /// True when `answer` continues the session held now.
+    ///
+    /// With session ids (GoTrue's JWTs), the answer's id decides: the same id as the session held
+    /// now is its successor, even when that session was signed in while the request was out (the
+    /// request's retry after a rejected token carried its token, so the server swapped its refresh
+    /// token, and dropping the answer would leave a rotated-out token to be caught as reuse). Any
+    /// other id (the session before a sign-out) never replaces what is held. Without ids, the
+    /// sign-in must be the one the flow started from.
+    private func continues(_ current: Session?, with answer: Session, from mark: SignedInMark) -> Bool {
+        guard let current, (answer.user?.id ?? current.user?.id) == current.user?.id else { return false }
+        if let answerID = answer.sessionID, let currentID = current.sessionID { return answerID == currentID }
+        return isCurrent(mark.generation) && current.user?.id == mark.userID
+    }
+
     /// The session now, or ``SessionError/notSignedIn``.
     func markSignedIn() throws(SessionError) -> SignedInMark {
         guard let session = currentSession else { throw SessionError.notSignedIn }
@@ -29,9 +43,7 @@ extension SessionEngine {
         let response = try BackendDecoding.validate(backend.decodeSession(data))
         noteDroppedFields(of: response)
         let session = Session(response: response, serverNow: serverNow)
-        guard isCurrent(mark.generation), let current = currentSession, current.user?.id == mark.userID,
-            (session.user?.id ?? mark.userID) == mark.userID
-        else {
+        guard continues(currentSession, with: session, from: mark) else {
             logger.notice("The session changed while the server was asked; not applying its answer", metadata: ["step": "\(what)"])
             throw SessionError.notSignedIn.with(
                 message: "You signed out before the server answered. Sign in again and try once more.")

@@ -32,5 +32,26 @@ struct AnonymousSessionModelTests {
         run.cancel()
         await run.value
     }
+
+    @Test func confirmingAnEmailShowsThePersonAsPermanent() async throws {
+        let f = await Fixture.make()
+        await f.fake.setAnonymousSignIns(true)
+        let model = SessionModel(client: f.client)
+        let run = Task { await model.run() }
+        #expect(await model.signInAnonymously())
+        #expect(await SessionModelTests.until { model.isAnonymous })
+        #expect(await model.updateUser(UserAttributes(email: EmailChangeTests.newEmail)))
+        let code = try #require(await f.fake.emailChangeCode(sentTo: EmailChangeTests.newEmail))
+        #expect(await model.verifyEmailChange(email: EmailChangeTests.newEmail, code: "999999x") == nil)
+        #expect(model.lastError == .codeInvalid)
+        let result = await model.verifyEmailChange(email: EmailChangeTests.newEmail, code: code)
+        #expect(result?.isComplete == true)
+        #expect(await SessionModelTests.until { !model.isAnonymous })
+        #expect(model.user?.email == EmailChangeTests.newEmail)
+        #expect(model.phase == .signedIn)
+        #expect(model.lastError == nil)
+        run.cancel()
+        await run.value
+    }
 }
 #endif

@@ -129,6 +129,66 @@ struct EmailChangeTests {
         #expect(try await f.store.load()?.holdsSession != true)
     }
 
+    @Test func anAnswerForTheSessionBeforeASignOutNeverReplacesTheNewSignIn() async throws {
+        let f = await Fixture.make()
+        try await f.signIn()
+        _ = try await f.client.updateUser(UserAttributes(email: Self.newEmail))
+        let code = try #require(await f.fake.emailChangeCode(sentTo: Self.newEmail))
+        let currentCode = try #require(await f.fake.emailChangeCode(sentTo: Fixture.email))
+        _ = try await f.client.verifyEmailChange(email: Fixture.email, code: currentCode)
+        // The server completes the change for the first session; its answer is held.
+        let gate = FakeGate()
+        await f.fake.inject(.holdAnswer(gate), on: .verify)
+        let verify = Task { try await f.client.verifyEmailChange(email: Self.newEmail, code: code) }
+        await gate.waitForArrivals(1)
+        try await f.client.signOut()
+        let again = try await f.client.signIn(email: Self.newEmail, password: Fixture.password)
+        await gate.open()
+        let result = await verify.result
+        #expect(throws: SessionError.notSignedIn) { try result.get() }
+        #expect(f.client.currentState == .signedIn(again))
+        #expect(try await f.storedRefreshToken() == again.refreshToken)
+    }
+
+    @Test func aVerifyRetriedWithTheNewSignInsTokenKeepsItsSwappedRefreshToken() async throws {
+        let f = await Fixture.make()
+        try await f.signIn()
+        _ = try await f.client.updateUser(UserAttributes(email: Self.newEmail))
+        let code = try #require(await f.fake.emailChangeCode(sentTo: Self.newEmail))
+        let currentCode = try #require(await f.fake.emailChangeCode(sentTo: Fixture.email))
+        _ = try await f.client.verifyEmailChange(email: Fixture.email, code: currentCode)
+        // Held before the server reads it: the first session ends and the same person signs in again meanwhile.
+        let gate = FakeGate()
+        await f.fake.inject(.hold(gate), on: .verify)
+        let verify = Task { try await f.client.verifyEmailChange(email: Self.newEmail, code: code) }
+        await gate.waitForArrivals(1)
+        try await f.client.signOut()
+        let again = try await f.signIn()
+        await gate.open()
+        // The old token is refused; the retry carries the new sign-in's token, so the server swaps *its* refresh token.
+        let result = try await verify.value
+        let session = try #require(result.session)
+        #expect(session.sessionID == again.sessionID)
+        #expect(f.client.currentState == .signedIn(session))
+        // Beyond the reuse grace the swapped-out token would end the family; the client holds the successor.
+        await f.clock.advance(by: SessionDefaults.refreshReuseGrace + 1)
+        let refreshed = try await f.client.refresh()
+        #expect(refreshed.sessionID == again.sessionID)
+        #expect(await f.fake.isFamilyActive(refreshToken: refreshed.refreshToken))
+    }
+
+    @Test func neitherACodeNorATokenReachesTheLogs() async throws {
+        let (f, anonymous) = try await AnonymousSignInTests.anonymous()
+        _ = try await f.client.updateUser(UserAttributes(email: Self.newEmail))
+        let code = try #require(await f.fake.emailChangeCode(sentTo: Self.newEmail))
+        let session = try #require(try await f.client.verifyEmailChange(email: Self.newEmail, code: code).session)
+        let logged = f.logs.lines.joined(separator: "\n")
+        #expect(logged.contains("email change was confirmed"))
+        for secret in [code, anonymous.accessToken, anonymous.refreshToken, session.accessToken, session.refreshToken] {
+            #expect(!logged.contains(secret))
+        }
+    }
+
     @Test func notSignedInIsRefusedUnsent() async throws {
         let f = await Fixture.make()
         await #expect(throws: SessionError.notSignedIn) { try await f.client.verifyEmailChange(email: Self.newEmail, code: "123456") }
