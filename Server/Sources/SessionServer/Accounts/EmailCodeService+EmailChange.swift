@@ -78,20 +78,7 @@ extension EmailCodeService {
         _ lookup: AuthStore.OneTimeTokenLookup, bearer: AuthenticatedIdentity?, origin: SessionService.Origin,
         issuesSession: Bool = true
     ) async throws -> EmailChangeAnswer {
-        let presented: AuthStore.OneTimeTokenLookup
-        switch lookup {
-        case .code(let email, let code):
-            guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
-                throw AuthError.emailCodeInvalid
-            }
-            let address = try SessionService.normalize(email: email)
-            // The address's guessing budget, shared with every other code (docs/DESIGN.md, "Email codes and links").
-            try await spendGuess(address, origin: origin)
-            presented = .code(email: address, code: code)
-        case .link(let token):
-            guard !token.isEmpty, token.utf8.count <= 128 else { throw AuthError.emailCodeInvalid }
-            presented = .link(hash: SHA256Hex.of(token))
-        }
+        let presented = try await presented(lookup, origin: origin)
         let plan: AuthStore.EmailChangeSessionPlan =
             bearer.flatMap { identity in identity.sessionID.map { .sameSessionIfLive(userID: identity.userID, sessionID: $0) } }
             ?? (issuesSession ? .newSession : .noSession)

@@ -29,15 +29,7 @@ extension EmailRoutes {
     /// `internal/api/verify.go`), plus the same-session contract for a request
     /// that carries its session's bearer.
     func verifyEmailChange(_ body: VerifyRequest, _ request: Request, _ context: AuthRequestContext) async throws -> Response {
-        let lookup: AuthStore.OneTimeTokenLookup
-        if let hash = body.tokenHash {
-            lookup = .link(hash: hash)
-        } else if let email = body.email, let token = body.token {
-            lookup = .code(email: email, code: token)
-        } else {
-            throw AuthError.invalidRequest(field: "token", "Send email and token (the code), or token_hash (the link's token).")
-        }
-        switch try await codes.verifyEmailChange(lookup, bearer: try await bearer(request), origin: origin(request, context)) {
+        switch try await codes.verifyEmailChange(Self.lookup(body), bearer: try await bearer(request), origin: origin(request, context)) {
         case .firstConfirmed:
             return try JSONResponse.make(["msg": EmailCodeService.singleConfirmationMessage, "code": "200"])
         case .changed(let session, _):

@@ -47,15 +47,7 @@ struct EmailRoutes: Sendable {
             let body = try await RequestDecoding.decode(VerifyRequest.self, from: request)
             if body.type == "email_change" { return try await verifyEmailChange(body, request, context) }
             let type = try VerifyType(parsing: body.type)
-            let lookup: AuthStore.OneTimeTokenLookup
-            if let hash = body.tokenHash {
-                lookup = .link(hash: hash)
-            } else if let email = body.email, let token = body.token {
-                lookup = .code(email: email, code: token)
-            } else {
-                throw AuthError.invalidRequest(field: "token", "Send email and token (the code), or token_hash (the link's token).")
-            }
-            return try JSONResponse.make(try await codes.verify(lookup, type: type, origin: origin(request, context)))
+            return try JSONResponse.make(try await codes.verify(Self.lookup(body), type: type, origin: origin(request, context)))
         }
         registerResend(on: group)
         group.get("verify") { request, _ in
@@ -100,6 +92,13 @@ struct EmailRoutes: Sendable {
     }
 
     func allowed(_ redirect: String) -> String? { redirects.allows(redirect) ? redirect : nil }
+
+    /// What `/verify` presents: the link's `token_hash`, or the address and its code.
+    static func lookup(_ body: VerifyRequest) throws -> AuthStore.OneTimeTokenLookup {
+        if let hash = body.tokenHash { return .link(hash: hash) }
+        if let email = body.email, let token = body.token { return .code(email: email, code: token) }
+        throw AuthError.invalidRequest(field: "token", "Send email and token (the code), or token_hash (the link's token).")
+    }
 
     /// Where a mailed link leads: this server's root and an allowed `redirect_to` (GoTrue's query parameter).
     func link(_ request: Request) throws -> EmailCodeService.LinkTarget {
