@@ -10,12 +10,20 @@
 # listed, banned and deleted, a session minted by generate_link, the audit log),
 # and re-authentication: reauthenticate() mails a nonce that update_user({"password",
 # "nonce"}) spends, past a short re-authentication window (5 s here).
+# Then Tests/Acceptance/supabase_auth_linking.py: link_identity's provider URL,
+# Apple ID tokens linked to an anonymous user (who becomes permanent),
+# get_user_identities and unlink_identity (ACCEPTANCE_PLANT=no-link must fail).
+# Then Tests/Acceptance/supabase_auth_accounts.py (issue 40): an anonymous user
+# made permanent by update_user({"email"}) and verify_otp(type="email_change"),
+# then a password; and a confirmed person's email change with both codes. The
+# server runs with --anonymous-sign-ins for it.
 #
 #   scripts/supabase-acceptance.sh                          # from anywhere
 #   ACCEPTANCE_PLANT=wrong-code scripts/supabase-acceptance.sh   # must fail
 #   ACCEPTANCE_PLANT=no-ban scripts/supabase-acceptance.sh       # must fail
 #   ACCEPTANCE_PLANT=autoconfirm scripts/supabase-acceptance.sh  # must fail
 #   ACCEPTANCE_PLANT=no-nonce scripts/supabase-acceptance.sh     # must fail
+#   ACCEPTANCE_PLANT=email-change-one-code scripts/supabase-acceptance.sh  # must fail
 #
 # Needs the debug build (`swift build`) and python3 with supabase_auth,
 # aiosmtpd, cryptography and pyjwt installed. Exits non-zero on any failure,
@@ -29,6 +37,7 @@ server_binary="${AUTH_SERVER:-.build/debug/auth-server}"
 python="${PYTHON:-python3}"
 flows_timeout="${ACCEPTANCE_TIMEOUT:-90}"
 flows=Tests/Acceptance/supabase_auth_flows.py
+accounts=Tests/Acceptance/supabase_auth_accounts.py
 issuer="https://test-issuer.example"
 client_id="com.example.app"
 mail_from="Acceptance <auth@example.com>"
@@ -58,7 +67,15 @@ planted=()
 # A 5 s re-authentication window: flow 6 waits it out to need the nonce, and
 # flow 2's update_user, a moment after its recovery sign-in, stays inside it.
 reauthentication_window=5
-start_auth_server "${planted[@]}" --reauthentication-window "$reauthentication_window" \
+# Linking (supabase_auth_linking.py): a provider named as supabase_auth's Provider type
+# allows (github), only so link_identity has a provider URL to point at; it is never called.
+cat >"$work/providers.json" <<'JSON'
+[{"name": "github", "authorize_url": "https://github.com/login/oauth/authorize",
+  "token_url": "https://github.com/login/oauth/access_token", "account_id_field": "id",
+  "client_id": "acceptance", "client_secret": "acceptance"}]
+JSON
+start_auth_server "${planted[@]}" --manual-linking --anonymous-sign-ins --oauth-providers "$work/providers.json" \
+  --reauthentication-window "$reauthentication_window" \
   --smtp-url "smtp://127.0.0.1:$smtp_port?tls=none" --mail-from "$mail_from" \
   --redirect-allow-list "http://localhost:3000/*" \
   --apple-client-ids "$client_id" --apple-jwks-url "http://127.0.0.1:$jwks_port/keys" --apple-issuer "$issuer"
@@ -76,6 +93,24 @@ status=0
 wait "$flows_pid" || status=$?
 [[ "$status" -eq 124 ]] && fail "the flows did not finish within $flows_timeout s"
 [[ "$status" -eq 0 ]] || fail "the flows failed (exit $status)"
+
+timeout --kill-after=5 30 "$python" Tests/Acceptance/supabase_auth_linking.py --url "$base/auth/v1" \
+  --key-file "$work/apple-key.pem" --issuer "$issuer" --client-id "$client_id" &
+flows_pid=$!
+pids+=("$flows_pid")
+status=0
+wait "$flows_pid" || status=$?
+[[ "$status" -eq 124 ]] && fail "the linking checks did not finish within 30 s"
+[[ "$status" -eq 0 ]] || fail "the linking checks failed (exit $status)"
+# The account flows leave from 127.0.0.2: the per-IP mail budget the flows above spent is not theirs.
+timeout --kill-after=5 "$flows_timeout" "$python" "$accounts" --url "$base/auth/v1" --maildir "$work/mail" \
+  --local-address 127.0.0.2 &
+flows_pid=$!
+pids+=("$flows_pid")
+status=0
+wait "$flows_pid" || status=$?
+[[ "$status" -eq 124 ]] && fail "the account flows did not finish within $flows_timeout s"
+[[ "$status" -eq 0 ]] || fail "the account flows failed (exit $status)"
 
 if grep -qiE 'fatal|crash' "$work/server.log"; then
   fail "auth-server logged a crash"

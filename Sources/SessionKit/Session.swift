@@ -77,9 +77,15 @@ extension Session {
         } else {
             expiresAt = serverNow
         }
+        var user = response.user
+        if user == nil, var named = claims.flatMap(SessionUser.init(claims:)) {
+            // A user read from the claims says what the token says about anonymity, not the initializer's default.
+            named.isAnonymous = AnonymityClaim.of(response.accessToken)
+            user = named
+        }
         self.init(
             accessToken: response.accessToken, refreshToken: response.refreshToken, tokenType: response.tokenType,
-            expiresAt: expiresAt, lifetime: lifetime, user: response.user ?? claims.flatMap(SessionUser.init(claims:)))
+            expiresAt: expiresAt, lifetime: lifetime, user: user)
     }
 
     private static func claims(of token: String) -> JWTClaims? {

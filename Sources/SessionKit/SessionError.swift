@@ -25,6 +25,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
         case codeInvalid, reauthenticationRequired, emailNotConfirmed
         case secondFactorRequired, secondFactorCodeInvalid
+        case anonymousAccountWouldBeLost, identityAlreadyLinked, lastIdentity
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -146,6 +147,27 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the current code and verify again. The session is kept as it was.
     public static let secondFactorCodeInvalid = SessionError(
         .secondFactorCodeInvalid, "That code is not right or has expired. Enter the current code from your authenticator app.")
+
+    /// A sign-out of an anonymous session was refused: this session is the
+    /// only way back into the account (no email, no password, no linked
+    /// provider), so ending it would lose the person's data for good. Nothing
+    /// changed. Offer to keep the account (add an email, link a provider), or,
+    /// when the person really means to throw it away, call
+    /// ``SessionClient/signOut(scope:discardingAnonymousAccount:)`` with `true`
+    /// (docs/ACCOUNTS.md, "Anonymous users (SDK)").
+    public static let anonymousAccountWouldBeLost = SessionError(
+        .anonymousAccountWouldBeLost,
+        "Signing out would lose this guest account and its data for good. Add an email or link an account first, or confirm that you want to discard it.")
+
+    /// The provider account is already linked to another user (GoTrue's
+    /// `identity_already_exists`): accounts are never merged. Nothing changed;
+    /// the person may sign in with that provider instead, or link another account.
+    public static let identityAlreadyLinked = SessionError(
+        .identityAlreadyLinked, "That account is already linked to another user. Sign in with it instead, or link a different one.")
+    /// The identity is the account's only way to sign in, so it cannot be unlinked
+    /// (GoTrue's `single_identity_not_deletable`). Nothing changed; link another first.
+    public static let lastIdentity = SessionError(
+        .lastIdentity, "This is the only way to sign in to the account, so it can't be removed. Link another one first.")
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 

@@ -182,6 +182,7 @@ public struct AuthServer: Sendable {
             factors: FactorService(sessions: sessions, codes: codes, kek: configuration.keyEncryptionKey ?? .embeddedDefault),
             challengeLimiter: limiters[.mfaChallengeIP], verifyLimiter: limiters[.mfaVerifyIP]
         ).register(on: goTrue.group().add(middleware: authMiddleware))
+        IdentityRoutes(oauth: oauth, limit: limiters[.tokenIP]).register(on: goTrue.group().add(middleware: authMiddleware))
         let admin = goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock))
         AdminFactorRoutes(store: store, clock: configuration.clock, ip: { _, context in context.clientIP }).register(on: admin)
         PasskeyRoutes(

@@ -70,6 +70,10 @@ public struct ChaosSimulation: Sendable {
         configuration.requestReadTimeout = 86_400
         configuration.gatewayRequestsPerMinutePerUser = 10_000_000
         configuration.recoversUnsavedSuccessors = parameters.successorRecovery
+        // Anonymous lives (AppLife+Anonymous.swift) sign up with neither email nor phone;
+        // every life comes from one IP, so GoTrue's 30-an-hour limit is not under test.
+        configuration.anonymousSignIns = true
+        configuration.anonymousSignInsPerHourPerIP = 10_000_000
         // Passkey lives (AppLife+Passkey.swift) sign in at the simulation's own RP.
         configuration.passkeys = PasskeyConfiguration(
             rpID: AppLife.passkeyRPID, rpDisplayName: "Simulation", origins: [AppLife.passkeyOrigin])

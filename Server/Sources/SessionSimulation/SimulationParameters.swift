@@ -76,6 +76,14 @@ public struct SimulationParameters: Sendable {
     /// Share of lives that sign in with a passkey instead of a password (issue 39, item 11;
     /// docs/RELIABILITY.md). Drawn apart from each life's random stream: 0 leaves every life as it was.
     public var passkeyShare: Double = 0
+    /// Share of lives whose person starts anonymously (issue 40, item 6; docs/RELIABILITY.md,
+    /// "Anonymous lives"); about half of them later become permanent. Drawn apart from each
+    /// life's random stream, as `passkeyShare`: 0 leaves every life as it was.
+    public var anonymousShare: Double = 0
+    /// An app whose error handler calls `signOut()` when a request of an anonymous
+    /// person fails transiently, without the acknowledgement: the SDK's guard must
+    /// refuse it, and no account may be lost (AnonymousLifeTests). Off in real runs.
+    public var carelessAnonymousSignOut = false
 
     /// The adversarial configuration (issue "A chaos harness that can fail"):
     /// clocks off by days and changed mid-life, answers without `Date`, and

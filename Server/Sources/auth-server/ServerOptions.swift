@@ -33,6 +33,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Let POST /auth/v1/signup with neither email nor phone sign a person in anonymously (env AUTH_SERVER_ANONYMOUS_SIGN_INS=on; default off, as GoTrue's EXTERNAL_ANONYMOUS_USERS_ENABLED). See docs/ACCOUNTS.md.")
     var anonymousSignIns = false
 
+    @Flag(help: "Let a signed-in person link and unlink provider identities: GET /auth/v1/user/identities/authorize, DELETE /auth/v1/user/identities/{id}, grant_type=id_token with link_identity (env AUTH_SERVER_MANUAL_LINKING=on; default off, as GoTrue's SECURITY_MANUAL_LINKING_ENABLED). See docs/ACCOUNTS.md.")
+    var manualLinking = false
+
     @Option(help: "TOTP second factors: on (default) or off; off stops new enrolments, verified factors keep working (env AUTH_SERVER_MFA_TOTP).")
     var mfaTotp: String?
 
@@ -118,6 +121,7 @@ struct ServerOptions: ParsableArguments {
                 idleTimeout: idleTimeout, requestReadTimeout: requestTimeout, maximumConnections: maxConnections)
             overrides.mfaTOTP = mfaTotp
             overrides.anonymousSignIns = anonymousSignIns ? true : nil
+            overrides.manualLinking = manualLinking ? true : nil
             return try AuthServerConfiguration.resolve(passkeyOptions.applied(to: overrides))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)

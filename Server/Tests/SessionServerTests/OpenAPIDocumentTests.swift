@@ -41,7 +41,7 @@ struct OpenAPIDocumentTests {
         let served = Set(
             test.server.buildRouter().routes.map { "\($0.method) \($0.path)" }
                 .filter { !$0.contains(" /account") && !$0.contains(" /admin") })
-        #expect(documented.count == 49)
+        #expect(documented.count == 52)
         #expect(documented == served)
     }
 }

@@ -34,23 +34,13 @@ struct MFAFlow: Sendable {
     ) async throws(SessionError) -> Session {
         let body = try BackendDecoding.encode(VerifyBody(challengeId: challengeId, code: code))
         let request = try Self.request(engine.backend, "POST", "auth/v1/factors/\(Self.checked(factorId))/verify", body: body)
-        let signedInAs = engine.currentSession?.user?.id
+        let mark = try engine.markSignedIn()
         // A lost answer (the server raised the session, the answer never came) throws here and keeps the
         // AAL1 session: the person enters the next code, and its verify raises the session again (docs/MFA.md).
         let (data, _) = try await engine.authorizedSend(request)
-        let response = try BackendDecoding.validate(engine.backend.decodeSession(data))
-        engine.noteDroppedFields(of: response)
-        let session = Session(response: response, serverNow: engine.serverNow)
-        // Re-checked after the await: a sign-out (or another account's sign-in) meanwhile is the person's
-        // latest word, and this answer must not sign them back in.
-        guard let current = engine.currentSession, current.user?.id == signedInAs, (session.user?.id ?? signedInAs) == signedInAs
-        else {
-            engine.logger.notice("The session changed while a second factor was verified; not applying its answer")
-            throw SessionError.notSignedIn.with(message: "You signed out before the code was checked. Please sign in again.")
-        }
-        // The refresh token before this answer is rotated out on the server: these tokens cannot be had again,
-        // so a failed save keeps them in memory and retries (rule F, docs/PROTOCOL.md).
-        try await engine.establish(session, keepingUnsaved: true)
+        // Established only if it continues the session held now: a sign-out meanwhile, or a sign-out
+        // and a new sign-in as the same person, is the person's latest word (docs/ACCOUNTS.md).
+        let session = try await engine.establishSuccessor(of: mark, answer: data, what: "second factor verify")
         engine.logger.info("A second factor was verified; the session is at AAL2", metadata: ["factor.id": "\(factorId)"])
         return session
     }

@@ -45,11 +45,23 @@ extension SessionClient {
     }
 
     /// Signing out, the engine's part: ends the session here first, then tells the server.
+    /// An anonymous session is refused (``SessionError/anonymousAccountWouldBeLost``).
     func endSession(signingOut scope: SignOutScope) async throws(SessionError) {
+        try await endSession(signingOut: scope, discardingAnonymousAccount: false)
+    }
+
+    /// - Parameter discarding: the app said the person means to throw an anonymous account away.
+    func endSession(signingOut scope: SignOutScope, discardingAnonymousAccount discarding: Bool) async throws(SessionError) {
         await waitForRunningRestore()
         if current == nil {
             // Not restored (a CLI run, say): sign out what the store holds, server included.
             await adoptStoredSessionForSignOut()
+        }
+        // The only way back into an anonymous account is this session: ending it by accident loses it for good
+        // (docs/ACCOUNTS.md, "Anonymous users (SDK)"). `.others` keeps this session, so it needs no word.
+        if scope != .others, !discarding, let session = current, session.isAnonymous {
+            logger.notice("Refused to sign out an anonymous session without the app's acknowledgement")
+            throw SessionError.anonymousAccountWouldBeLost
         }
         guard var session = current else {
             // Nothing in memory or the store; make sure nothing is left on disk either.

@@ -170,6 +170,16 @@ extension SessionClient {
         // app called, say) is the caller's error, never a sign-out.
         let error = ResponseClassifier.error(
             status: retryResponse.statusCode, body: retryData, headers: retryResponse, context: .request)
+        if refreshed.isAnonymous, error.gatewayCode == .sessionExpired || error.gatewayCode == .authRequired {
+            // An anonymous session is the only way back into its account: an API's word does not end it, the
+            // auth server's does. One more refresh asks it; a terminal verdict there ends the session (and
+            // throws), anything else keeps it (docs/ACCOUNTS.md, "Anonymous users (SDK)").
+            logger.notice("An API refused an anonymous session's fresh token; asking the auth server before anything ends")
+            _ = try await refreshSession(reason: .rejected(accessToken: refreshed.accessToken))
+            guard checked else { return (retryData, retryResponse) }
+            throw SessionError.requestRejected.with(
+                status: error.status, gatewayCode: error.gatewayCode, underlying: error.underlying ?? error.message)
+        }
         switch error.gatewayCode {
         case .sessionExpired?:
             logger.notice("The server rejected a freshly refreshed token as expired; ending the session")

@@ -46,6 +46,8 @@ protocol SessionEngine: Actor {
     func establish(_ session: Session, keepingUnsaved: Bool) async throws(SessionError) -> SessionGeneration
     /// True while the sign-in of `generation` is still the current one.
     func isCurrent(_ generation: SessionGeneration) -> Bool
+    /// The sign-in now, for a flow that sends with the session and must re-check it after the `await`.
+    var currentGeneration: SessionGeneration { get }
     /// Confirms the session of `generation` in the background with backoff
     /// until the server answers: its user replaces ours, a refusal signs out.
     func checkInBackground(

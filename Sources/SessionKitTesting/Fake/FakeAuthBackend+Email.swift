@@ -48,6 +48,9 @@ extension FakeAuthBackend {
     }
 
     func handleVerify(_ request: URLRequest) throws -> (Data, HTTPURLResponse) {
+        if let body = decodeBody(VerifyRequest.self, request), body.type == "email_change" {
+            return try handleEmailChangeVerify(request, body)
+        }
         guard let body = decodeBody(VerifyRequest.self, request), let email = body.email?.lowercased(), let token = body.token
         else {
             return try goTrueError(request, status: 400, code: .validationFailed, message: "email and token are required.")

@@ -8,6 +8,7 @@ import SessionKit
 /// GoTrue endpoints of the fake: sessions, rotation, reuse grace and detection.
 extension FakeAuthBackend {
     func handleSignUp(_ request: URLRequest) throws -> (Data, HTTPURLResponse) {
+        if let answer = try handleAnonymousSignUp(request) { return answer }
         guard let credentials = decodeBody(PasswordCredentials.self, request) else {
             return try goTrueError(request, status: 400, code: .validationFailed, message: "email and password are required")
         }
@@ -80,10 +81,11 @@ extension FakeAuthBackend {
                 var password: String?
             }
             let update = decodeBody(Update.self, request)
-            var record = user.record
+            if let answer = try handleEmailChange(request, user: user) { return answer }
+            var record = currentUser(id: user.record.id) ?? user.record
             for (key, value) in update?.data ?? [:] { record.userMetadata[key] = value }
             record.updatedAt = serverNow
-            let key = record.email?.lowercased() ?? ""
+            let key = userKey(id: record.id) ?? ""
             users[key]?.record = record
             if let password = update?.password {
                 let proof = checkProof(request, user: user)

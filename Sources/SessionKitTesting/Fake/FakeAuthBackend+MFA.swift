@@ -170,7 +170,11 @@ extension FakeAuthBackend {
             return plain  // TestJWT always writes a JSON object; keep the token total anyway
         }
         let signedInAt = families[sessionID]?.createdAt ?? now
-        var amr: [[String: Any]] = [["method": "password", "timestamp": Int(signedInAt.timeIntervalSince1970)]]
+        // GoTrue's `amr` names how the session began (`anonymous` for an anonymous sign-in), and every token says `is_anonymous`.
+        let isAnonymous = currentAnonymity(of: user)
+        let firstMethod = isAnonymous ? "anonymous" : "password"
+        var amr: [[String: Any]] = [["method": firstMethod, "timestamp": Int(signedInAt.timeIntervalSince1970)]]
+        claims["is_anonymous"] = isAnonymous
         if let raisedAt = mfa.raised[sessionID] {
             amr.insert(["method": "totp", "timestamp": Int(raisedAt.timeIntervalSince1970)], at: 0)
         }

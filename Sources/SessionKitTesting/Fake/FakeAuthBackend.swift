@@ -75,6 +75,8 @@ public actor FakeAuthBackend: HTTPTransport {
     var reauthenticationRequired = false
     /// Second factors and the sessions they raised (FakeAuthBackend+MFA.swift).
     var mfa = FakeFactors()
+    /// Anonymous users, email changes and linked identities (FakeAuthBackend+Anonymous.swift).
+    var accounts = FakeAccounts()
 
     public init(
         clock: any SessionClock,
@@ -239,8 +241,8 @@ public actor FakeAuthBackend: HTTPTransport {
         switch endpoint {
         case .signUp: return try handleSignUp(request)
         case .passwordGrant: return try handlePasswordGrant(request)
-        case .pkceGrant: return try handlePKCEGrant(request)
-        case .idTokenGrant: return try handleIDTokenGrant(request)
+        case .pkceGrant: return try handleLinkExchange(request) ?? handlePKCEGrant(request)
+        case .idTokenGrant: return try handleIDTokenLink(request) ?? handleIDTokenGrant(request)
         case .otp: return try handleSendCode(request, recovery: false)
         case .recover: return try handleSendCode(request, recovery: true)
         case .verify: return try handleVerify(request)
@@ -252,6 +254,7 @@ public actor FakeAuthBackend: HTTPTransport {
         case .me, .updateMe, .deleteMe, .sessions, .revokeSession, .activities: return try handleGateway(request, endpoint)
         case .unknown:
             if let answer = try handleFactors(request) { return answer }
+            if let answer = try handleAccountRoutes(request) { return answer }
             return try gatewayError(request, status: 404, code: .notFound, message: nil)
         }
     }

@@ -65,6 +65,7 @@ actor RecordingEngine: SessionEngine {
     }
 
     func isCurrent(_ generation: SessionGeneration) -> Bool { true }
+    var currentGeneration: SessionGeneration { .forTests }
 
     func checkInBackground(_ generation: SessionGeneration, confirming: @escaping SessionConfirmation) {
         calls.append(.checkInBackground)

@@ -131,6 +131,28 @@ struct MFAFlowTests {
         #expect(try await f.store.load()?.holdsSession != true)
     }
 
+    /// Regression: verify checked only the user id after the wait, so the answer for the session the
+    /// person had signed out of replaced their new sign-in as the same person (a revoked session,
+    /// whose next refresh would sign them out).
+    @Test func aSignOutAndSignInAgainWhileTheCodeIsCheckedKeepsTheNewSession() async throws {
+        let f = await Fixture.make()
+        let factorID = try #require(await f.fake.addVerifiedFactor(email: Fixture.email))
+        try await f.signIn()
+        let challenge = try await f.client.mfa.challenge(factorId: factorID)
+        let code = try #require(await f.fake.totpCode(forFactor: factorID))
+        let gate = FakeGate()
+        await f.fake.inject(.holdAnswer(gate), on: .unknown)
+        let verify = Task { try await f.client.mfa.verify(factorId: factorID, challengeId: challenge.id, code: code) }
+        await gate.waitForArrivals(1)
+        try await f.client.signOut()
+        let again = try await f.signIn()
+        await gate.open()
+        let result = await verify.result
+        #expect(throws: SessionError.notSignedIn) { try result.get() }
+        #expect(f.client.currentState == .signedIn(again))
+        #expect(try await f.storedRefreshToken() == again.refreshToken)
+    }
+
     @Test func enrollingAnotherFactorAtAAL1IsAStepUpThatKeepsTheSession() async throws {
         let f = await Fixture.make()
         let factorID = try #require(await f.fake.addVerifiedFactor(email: Fixture.email))

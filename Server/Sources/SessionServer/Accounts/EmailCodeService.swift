@@ -85,6 +85,29 @@ struct EmailCodeService: Sendable {
             user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
     }
 
+    /// What the store looks up for a presented code or link: a code is six
+    /// digits or nothing (a longer guess is not a better one) and spends the
+    /// address's guessing budget, shared with every other code (docs/DESIGN.md,
+    /// "Email codes and links"); a link is looked up by its hash.
+    ///
+    /// - Throws: ``AuthError/emailCodeInvalid`` for a code or link that cannot be one.
+    func presented(
+        _ lookup: AuthStore.OneTimeTokenLookup, origin: SessionService.Origin
+    ) async throws -> AuthStore.OneTimeTokenLookup {
+        switch lookup {
+        case .code(let email, let code):
+            guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
+                throw AuthError.emailCodeInvalid
+            }
+            let address = try SessionService.normalize(email: email)
+            try await spendGuess(address, origin: origin)
+            return .code(email: address, code: code)
+        case .link(let token):
+            guard !token.isEmpty, token.utf8.count <= 128 else { throw AuthError.emailCodeInvalid }
+            return .link(hash: SHA256Hex.of(token))
+        }
+    }
+
     /// Redeems a code or link for a new session row (the account page keeps
     /// the row and gives the browser a cookie instead of tokens).
     ///
@@ -93,20 +116,7 @@ struct EmailCodeService: Sendable {
     func redeem(
         _ lookup: AuthStore.OneTimeTokenLookup, type: VerifyType, origin: SessionService.Origin, absoluteTTL: TimeInterval
     ) async throws -> AuthStore.RedeemedCode {
-        let presented: AuthStore.OneTimeTokenLookup
-        switch lookup {
-        case .code(let email, let code):
-            // Six digits or nothing: a longer guess is not a better one.
-            guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
-                throw AuthError.emailCodeInvalid
-            }
-            let address = try SessionService.normalize(email: email)
-            try await spendGuess(address, origin: origin)
-            presented = .code(email: address, code: code)
-        case .link(let token):
-            guard !token.isEmpty, token.utf8.count <= 128 else { throw AuthError.emailCodeInvalid }
-            presented = .link(hash: SHA256Hex.of(token))
-        }
+        let presented = try await presented(lookup, origin: origin)
         guard
             let redeemed = try await sessions.store.redeemOneTimeToken(
                 presented, purposes: type.purposes, now: sessions.clock.now, origin: origin,
@@ -235,7 +245,7 @@ enum VerifyType: String, Sendable {
         guard let text, let type = VerifyType(rawValue: text) else {
             throw AuthError.invalidRequest(
                 field: "type",
-                "type must be one of email, magiclink, signup, recovery (got '\((text ?? "").prefix(40))'); invite, email_change and phone types are not supported by this server.")
+                "type must be one of email, magiclink, signup, recovery, email_change (got '\((text ?? "").prefix(40))'); invite and phone types are not supported by this server.")
         }
         self = type
     }

@@ -68,6 +68,8 @@ public struct ConfigurationOverrides: Sendable {
     public var appleAppLinkPaths: String? = nil
     /// `true` turns anonymous sign-ins on (`--anonymous-sign-ins`).
     public var anonymousSignIns: Bool? = nil
+    /// `true` turns identity linking on (`--manual-linking`).
+    public var manualLinking: Bool? = nil
 
     public init(
         host: String? = nil, port: Int? = nil, database: String? = nil, accessTokenTTL: Double? = nil,
@@ -256,6 +258,7 @@ extension AuthServerConfiguration {
         try configuration.resolveMFA(flags, environment: environment)
         try configuration.resolvePasskeys(flags, environment: environment)
         try configuration.resolveAnonymousSignIns(flags, environment: environment)
+        try configuration.resolveManualLinking(flags, environment: environment)
         return configuration
     }
 }

@@ -134,6 +134,9 @@ public struct AuthServerConfiguration: Sendable {
     public var anonymousSignIns = false
     /// Anonymous sign-ins per client IP per hour (GoTrue's `RATE_LIMIT_ANONYMOUS_USERS`, 30).
     public var anonymousSignInsPerHourPerIP = 30
+    /// `/user/identities/…` and `grant_type=id_token` with `link_identity` (`--manual-linking`,
+    /// GoTrue's `SECURITY_MANUAL_LINKING_ENABLED`); off by default (docs/ACCOUNTS.md).
+    public var manualLinking = false
     /// What `/.well-known/apple-app-site-association` serves; `nil` answers 404.
     public var appleAppSiteAssociation: AppleAppSiteAssociation? = nil
 

@@ -22,6 +22,8 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case webauthnVerificationFailed, webauthnCredentialExists, tooManyPasskeys
         // Anonymous users (AuthError+Anonymous.swift).
         case anonymousProviderDisabled, anonymousNotAllowed
+        // Identity linking (AuthError+Linking.swift).
+        case linkingRefused
     }
 
     let kind: Kind

@@ -57,9 +57,9 @@ public struct GatewayError: HTTPResponseError, Sendable {
         case .insufficientAAL:
             // 403: the session stays; only a verified second factor opens the route (docs/DESIGN.md's contract).
             self.init(status: .forbidden, code: GatewayErrorCode("MFA_REQUIRED"), message: Self.mfaRequiredMessage)
-        case .mfaRefused where error.goTrue?.status == 404:
+        case .mfaRefused where error.goTrue?.status == 404, .linkingRefused where error.goTrue?.status == 404:
             self.init(status: .notFound, code: .notFound)
-        case .mfaRefused:
+        case .mfaRefused, .linkingRefused:
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
         case .internalFailure:
             self.init(status: .internalServerError, code: .internal)

@@ -32,12 +32,17 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         let (status, code): (HTTPResponse.Status, GoTrueErrorCode)
         switch error.kind {
         case .badJSON: (status, code) = (.badRequest, .badJSON)
-        case .invalidRequest: (status, code) = (.badRequest, .validationFailed)
+        // GoTrue answers some validations 422 (an anonymous user's password, docs/ACCOUNTS.md).
+        case .invalidRequest:
+            (status, code) = error.goTrue.map { (HTTPResponse.Status(code: $0.status), GoTrueErrorCode($0.code)) }
+                ?? (.badRequest, .validationFailed)
         case .payloadTooLarge: (status, code) = (.contentTooLarge, GoTrueErrorCode("request_too_large"))
         case .unsupportedGrantType: (status, code) = (.badRequest, .unsupportedGrantType)
         case .invalidCredentials: (status, code) = (.badRequest, .invalidCredentials)
         case .emailNotConfirmed: (status, code) = (.badRequest, .emailNotConfirmed)
-        case .userAlreadyExists: (status, code) = (.unprocessableContent, .userAlreadyExists)
+        // `email_exists` for an email change (AuthError+EmailChange.swift), `user_already_exists` for a sign-up.
+        case .userAlreadyExists:
+            (status, code) = (.unprocessableContent, GoTrueErrorCode(error.goTrue?.code ?? GoTrueErrorCode.userAlreadyExists.rawValue))
         case .weakPassword, .passwordCharacters: (status, code) = (.unprocessableContent, .weakPassword)
         // GoTrue's codes for a password update that needs fresh proof; 400, never 401, so clients keep the session.
         case .reauthenticationNeeded: (status, code) = (.badRequest, GoTrueErrorCode("reauthentication_needed"))
@@ -68,7 +73,7 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .emailRateLimited:
             (status, code) = (.tooManyRequests, .overEmailSendRateLimit)
             if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
-        case .insufficientAAL, .mfaRefused:
+        case .insufficientAAL, .mfaRefused, .linkingRefused:
             let (goTrueStatus, goTrueCode) = error.goTrue ?? (422, "insufficient_aal")
             (status, code) = (HTTPResponse.Status(code: goTrueStatus), GoTrueErrorCode(goTrueCode))
         case .internalFailure: (status, code) = (.internalServerError, .unexpectedFailure)

@@ -21,6 +21,9 @@ public struct MailTemplate: Sendable, Equatable {
         case siteURL = "SiteURL"
         /// Where the app asked to be sent back to, if anywhere.
         case redirectTo = "RedirectTo"
+        /// The address an email change moves to (GoTrue's `{{ .NewEmail }}`);
+        /// in that email, `{{ .Email }}` is the current address, empty for an anonymous user.
+        case newEmail = "NewEmail"
     }
 
     enum Part: Sendable, Equatable {

@@ -7,7 +7,8 @@ import Foundation
 /// `--mail-templates`: `magic_link.subject`, `magic_link.txt`,
 /// `magic_link.html`, `recovery.subject`, `recovery.txt`, `recovery.html`,
 /// `confirmation.subject`, `confirmation.txt`, `confirmation.html`,
-/// `reauthentication.subject`, `reauthentication.txt`, `reauthentication.html` (docs/EMAIL.md). A part without a file keeps the built-in text.
+/// `reauthentication.subject`, `reauthentication.txt`, `reauthentication.html`,
+/// `email_change.subject`, `email_change.txt`, `email_change.html` (docs/EMAIL.md). A part without a file keeps the built-in text.
 public struct MailTemplates: Sendable, Equatable {
     /// Which email.
     public enum Kind: String, Sendable, CaseIterable {
@@ -18,12 +19,16 @@ public struct MailTemplates: Sendable, Equatable {
         /// The code `POST /reauthenticate` mails (GoTrue's name): proof before
         /// a sensitive change, with no link, since it signs nobody in.
         case reauthentication
+        /// An email change's code and link, to the current and to the new address
+        /// (GoTrue's name; docs/ACCOUNTS.md, "A confirmed email change (server)").
+        case emailChange = "email_change"
     }
 
     public var magicLink: MailTemplate
     public var recovery: MailTemplate
     public var confirmation: MailTemplate
     public var reauthentication: MailTemplate
+    public var emailChange: MailTemplate
 
     public subscript(kind: Kind) -> MailTemplate {
         switch kind {
@@ -31,6 +36,7 @@ public struct MailTemplates: Sendable, Equatable {
         case .recovery: recovery
         case .confirmation: confirmation
         case .reauthentication: reauthentication
+        case .emailChange: emailChange
         }
     }
 
@@ -131,6 +137,20 @@ public struct MailTemplates: Sendable, Equatable {
                 <p style="color: #444">It works once and expires in a few minutes. If it was not you, do not share the code.</p>
                 </body></html>
                 """)
+        emailChange = try template(
+            .emailChange, subject: "Confirm your email change: {{ .Token }}",
+            text: """
+                Someone signed in to your account asked to change its email address to {{ .NewEmail }}.
+
+                Your confirmation code is {{ .Token }}
+                Type it in the app, or open this link:
+                {{ .ConfirmationURL }}
+
+                The address changes once every code sent for the change is confirmed (the current address's and the new one's). The code works once and expires in a few minutes. If it was not you, ignore this email: nothing changes.
+                """,
+            html: Self.html(
+                heading: "Confirm your email change", action: "Confirm the change",
+                ignore: "If it was not you, ignore this email: nothing changes."))
     }
 
     private static func html(heading: String, action: String, ignore: String) -> String {

@@ -33,6 +33,8 @@ struct OAuthService: Sendable {
         /// True when this server built `redirectTo` itself (the account page's
         /// own callback): no allow-list entry is needed for it.
         var redirectsToOwnPage = false
+        /// Set by `GET /user/identities/authorize`: the callback links instead of signing in.
+        var linking: AuthStore.LinkTarget? = nil
     }
 
     /// Starts a flow and returns the provider URL to send the person to.
@@ -65,7 +67,8 @@ struct OAuthService: Sendable {
         let state = RefreshTokenCodec.generate()
         try await store.createOAuthFlow(
             stateHash: RefreshTokenCodec.hash(state), provider: provider.name, redirectTo: redirectTo,
-            codeChallenge: challenge, method: "s256", now: clock.now, lifetime: configuration.oauthStateLifetime)
+            codeChallenge: challenge, method: "s256", now: clock.now, lifetime: configuration.oauthStateLifetime,
+            linking: request.linking)
 
         let scopes = request.scopes.map { $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) } ?? provider.scopes
         var components = URLComponents(url: provider.authorizeURL, resolvingAgainstBaseURL: false)
@@ -130,6 +133,7 @@ struct OAuthService: Sendable {
         } catch {
             return try redirect(flow, error: error)
         }
+        if flow.isLink { return try await finishLink(flow, provider: provider.name, account: account) }
         do {
             let user = try await findOrCreateUser(provider: provider.name, account: account)
             let authCode = RefreshTokenCodec.generate()
@@ -148,18 +152,23 @@ struct OAuthService: Sendable {
         }
     }
 
-    /// Exchanges a one-time code and its PKCE verifier for a session, once.
+    /// Exchanges a one-time code and its PKCE verifier for a session, once; a
+    /// link flow's code answers for the session that started the link.
     func exchangeCode(_ body: PKCETokenRequest, origin: SessionService.Origin) async throws -> TokenResponse {
-        let redeemed = try await redeemCode(body, origin: origin, absoluteTTL: configuration.sessionAbsoluteTTL)
+        let redeemed = try await redeemCode(
+            body, origin: origin, absoluteTTL: configuration.sessionAbsoluteTTL, linkSwap: sessions.policy.keyEncryptionKey)
         return try await sessions.tokenResponse(
             user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
     }
 
     /// Redeems a one-time code for a new session row, once (the account page
     /// keeps the row and gives the browser a cookie instead of tokens).
-    func redeemCode(_ body: PKCETokenRequest, origin: SessionService.Origin, absoluteTTL: TimeInterval) async throws
-        -> AuthStore.RedeemedCode
-    {
+    ///
+    /// - Parameter linkSwap: seals a link flow's swapped refresh token; `nil` refuses link codes.
+    func redeemCode(
+        _ body: PKCETokenRequest, origin: SessionService.Origin, absoluteTTL: TimeInterval,
+        linkSwap: KeyEncryptionKey? = nil
+    ) async throws -> AuthStore.RedeemedCode {
         guard !body.authCode.isEmpty, !body.codeVerifier.isEmpty else {
             throw AuthError.invalidRequest(
                 field: body.authCode.isEmpty ? "auth_code" : "code_verifier",
@@ -171,7 +180,7 @@ struct OAuthService: Sendable {
         let verifier = body.codeVerifier
         return try await store.redeemOAuthCode(
             hash: RefreshTokenCodec.hash(body.authCode), now: clock.now, session: origin,
-            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: absoluteTTL
+            refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: absoluteTTL, linkSwap: linkSwap
         ) { flow in
             PKCEChallenge.isWellFormed(verifier) && PKCEChallenge.verify(verifier: verifier, challenge: flow.codeChallenge)
         }
@@ -186,7 +195,7 @@ struct OAuthService: Sendable {
         }
     }
 
-    private func redirect(_ flow: OAuthFlowRecord, error: OAuthRedirectError) throws -> URL {
+    func redirect(_ flow: OAuthFlowRecord, error: OAuthRedirectError) throws -> URL {
         try redirect(
             flow,
             items: [
@@ -197,7 +206,7 @@ struct OAuthService: Sendable {
     }
 
     /// `redirect_to` with `items` added to its query (its own query kept).
-    private func redirect(_ flow: OAuthFlowRecord, items: [URLQueryItem]) throws -> URL {
+    func redirect(_ flow: OAuthFlowRecord, items: [URLQueryItem]) throws -> URL {
         guard var components = URLComponents(string: flow.redirectTo) else { throw AuthError.internalFailure }
         // Strict encoding (only unreserved characters stay bare): `queryItems`
         // would leave `&`, `=` and `+` in a provider's error text unescaped.

@@ -43,7 +43,7 @@ enum EmailLinkPage {
             body: "<p>This sign-in was started by another website, so it was not completed. Open the link from your email again, or type its code into the app.</p>")
     }
 
-    private static func page(status: HTTPResponse.Status, title: String, body: String) -> Response {
+    static func page(status: HTTPResponse.Status, title: String, body: String) -> Response {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">

@@ -14,6 +14,8 @@ struct EmailRoutes: Sendable {
     /// The per-IP budget of requests that may send mail (issue 29, item 5).
     let mailLimit: @Sendable (Request, AuthRequestContext) async throws -> Void
     let origin: @Sendable (Request, AuthRequestContext) -> SessionService.Origin
+    /// The request's own valid access token, if it carries one (EmailRoutes+EmailChange.swift).
+    var bearer: @Sendable (Request) async throws -> AuthenticatedIdentity? = { _ in nil }
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.post("otp") { request, context in
@@ -43,19 +45,16 @@ struct EmailRoutes: Sendable {
                 return try await confirmLink(request, context)
             }
             let body = try await RequestDecoding.decode(VerifyRequest.self, from: request)
+            if body.type == "email_change" { return try await verifyEmailChange(body, request, context) }
             let type = try VerifyType(parsing: body.type)
-            let lookup: AuthStore.OneTimeTokenLookup
-            if let hash = body.tokenHash {
-                lookup = .link(hash: hash)
-            } else if let email = body.email, let token = body.token {
-                lookup = .code(email: email, code: token)
-            } else {
-                throw AuthError.invalidRequest(field: "token", "Send email and token (the code), or token_hash (the link's token).")
-            }
-            return try JSONResponse.make(try await codes.verify(lookup, type: type, origin: origin(request, context)))
+            return try JSONResponse.make(try await codes.verify(Self.lookup(body), type: type, origin: origin(request, context)))
         }
+        registerResend(on: group)
         group.get("verify") { request, _ in
             let query = request.uri.queryParameters
+            if query.get("type") == "email_change" {
+                return EmailChangeLinkPage.confirm(token: query.get("token"), redirectTo: query.get("redirect_to").flatMap(allowed))
+            }
             return EmailLinkPage.confirm(
                 token: query.get("token"), type: query.get("type"), redirectTo: query.get("redirect_to").flatMap(allowed))
         }
@@ -75,6 +74,7 @@ struct EmailRoutes: Sendable {
         }
         let form = try await WebForm.read(request)
         func field(_ name: String) -> String? { form[name] }
+        if field("type") == "email_change" { return try await confirmEmailChangeLink(form, request, context) }
         guard let target = field("redirect_to").flatMap(allowed), let targetURL = URL(string: target) else {
             return EmailLinkPage.confirm(token: field("token"), type: field("type"), redirectTo: nil)
         }
@@ -91,7 +91,14 @@ struct EmailRoutes: Sendable {
         }
     }
 
-    private func allowed(_ redirect: String) -> String? { redirects.allows(redirect) ? redirect : nil }
+    func allowed(_ redirect: String) -> String? { redirects.allows(redirect) ? redirect : nil }
+
+    /// What `/verify` presents: the link's `token_hash`, or the address and its code.
+    static func lookup(_ body: VerifyRequest) throws -> AuthStore.OneTimeTokenLookup {
+        if let hash = body.tokenHash { return .link(hash: hash) }
+        if let email = body.email, let token = body.token { return .code(email: email, code: token) }
+        throw AuthError.invalidRequest(field: "token", "Send email and token (the code), or token_hash (the link's token).")
+    }
 
     /// Where a mailed link leads: this server's root and an allowed `redirect_to` (GoTrue's query parameter).
     func link(_ request: Request) throws -> EmailCodeService.LinkTarget {

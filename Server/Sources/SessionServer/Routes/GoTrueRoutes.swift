@@ -36,7 +36,8 @@ struct GoTrueRoutes: Sendable {
             codes: codes, externalURL: oauth.configuration.externalURL, redirects: oauth.configuration.redirectAllowList,
             limit: { request, context in try await limitByIP(request, context) },
             mailLimit: { request, context in try await limitMailByIP(request, context) },
-            origin: { request, context in origin(request, context) }
+            origin: { request, context in origin(request, context) },
+            bearer: { request in try await optionalBearer(request) }
         )
         group.get(".well-known/jwks.json") { _, _ in try JSONResponse.make(try await keyRing.jwks()) }
         group.post("signup") { request, context in
@@ -71,7 +72,12 @@ struct GoTrueRoutes: Sendable {
                 throw AuthError.rateLimited(retryAfter: seconds)
             }
             let update = try await RequestDecoding.decode(UserUpdate.self, from: request)
-            return try JSONResponse.make(try await updateUser(identity, update, ip: clientIP(request, context)))
+            return try JSONResponse.make(
+                try await updateUser(identity, update, ip: clientIP(request, context)) {
+                    // Only a request that mails pays the mail limits (GoTrueRoutes+EmailChange.swift).
+                    try await limitMailByIP(request, context)
+                    return try email.link(request)
+                })
         }
         // GoTrue routes it as GET (its clients call it so); POST too, since it sends mail.
         bearer.get("reauthenticate") { request, context in try await reauthenticate(request, context) }
@@ -131,8 +137,9 @@ struct GoTrueRoutes: Sendable {
             context.logger.debug("Refreshed", metadata: ["outcome": "\(outcome.rawValue)"])
             return try JSONResponse.make(response)
         case "id_token":
-            let body = try await RequestDecoding.decode(IDTokenRequest.self, from: request)
-            return try JSONResponse.make(try await oauth.signIn(with: body, origin: origin(request, context)))
+            let body = try await RequestDecoding.decode(IDTokenGrantBody.self, from: request)
+            if body.linkIdentity == true { return try await linkIDToken(body.request, request, context) }
+            return try JSONResponse.make(try await oauth.signIn(with: body.request, origin: origin(request, context)))
         case "pkce":
             let body = try await RequestDecoding.decode(PKCETokenRequest.self, from: request)
             return try JSONResponse.make(try await oauth.exchangeCode(body, origin: origin(request, context)))
@@ -141,23 +148,46 @@ struct GoTrueRoutes: Sendable {
         }
     }
 
-    private func updateUser(_ identity: AuthenticatedIdentity, _ update: UserUpdate, ip: String?) async throws -> SessionUser {
+    /// `link_identity: true`: the bearer is required and checked as on `/user` (GoTrue's `requireAuthentication`).
+    private func linkIDToken(_ body: IDTokenRequest, _ request: Request, _ context: AuthRequestContext) async throws -> Response {
+        guard request.headers[.authorization] != nil else {
+            throw AuthError.invalidRequest(field: "Authorization", "Linking requires a valid user access token in Authorization")
+        }
+        return try await authMiddleware.handle(request, context: context) { request, context in
+            try JSONResponse.make(try await oauth.link(idToken: body, identity: try context.requireIdentity(), ip: context.clientIP))
+        }
+    }
+
+    private func updateUser(
+        _ identity: AuthenticatedIdentity, _ update: UserUpdate, ip: String?,
+        mailing: () async throws -> EmailCodeService.LinkTarget
+    ) async throws -> SessionUser {
         let store = sessions.store
         guard var user = try await store.user(id: identity.userID) else { throw AuthError.sessionRevoked }
-        if update.password != nil || update.email.map({ $0 != user.email }) == true {
+        let newEmail = try update.email.flatMap { $0.isEmpty ? nil : try SessionService.normalize(email: $0) }
+        let changesEmail = newEmail.map { $0 != user.email } ?? false
+        if update.password != nil || changesEmail {
             // GoTrue's rule once a second factor is verified (docs/MFA.md): 401, the session stays.
             try await AssuranceGate(store: store).requireAAL2IfEnrolled(
                 identity, status: 401, "AAL2 session is required to update email or password when MFA is enabled.")
         }
-        if let email = update.email, try SessionService.normalize(email: email) != user.email {
-            // Also refuses adding an email to a provider-only user: it would need confirmation.
-            throw AuthError.invalidRequest(field: "email", "Changing the email address is not supported.")
+        // GoTrue's order (internal/api/user.go): an anonymous user's password needs an address with it.
+        if user.isAnonymous, update.password?.isEmpty == false, !changesEmail {
+            throw AuthError.anonymousPasswordWithoutEmail
         }
         if let password = update.password {
             try sessions.validate(password: password)
             // Also guards a first password on an OAuth-only account: it has no current one, so only a fresh sign-in proves presence.
+            // Checked once for both changes: a mailed nonce is spent by the first check.
             try await codes.presence.require(
                 identity, user: user, currentPassword: update.currentPassword, nonce: update.nonce, ip: ip)
+        }
+        if changesEmail, let newEmail {
+            user = try await changeEmail(
+                identity, user: user, to: newEmail, update, ip: ip, presenceProven: update.password != nil,
+                link: try await mailing())
+        }
+        if let password = update.password {
             let hash = await sessions.hasher.hash(password)
             try await store.changePassword(
                 userID: user.id, hash: hash, keeping: identity.sessionID, now: sessions.clock.now, ip: ip)
@@ -173,7 +203,7 @@ struct GoTrueRoutes: Sendable {
     /// The client's address, as ``ClientAddressMiddleware`` resolved it.
     private func clientIP(_ request: Request, _ context: AuthRequestContext) -> String? { context.clientIP }
 
-    private func limitMailByIP(_ request: Request, _ context: AuthRequestContext) async throws {
+    func limitMailByIP(_ request: Request, _ context: AuthRequestContext) async throws {
         if case .limited(let seconds) = try await mailIPLimiter.attempt(context.clientRateLimitKey) {
             throw AuthError.emailRateLimited(retryAfter: seconds)
         }

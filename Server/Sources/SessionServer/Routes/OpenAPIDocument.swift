@@ -119,7 +119,13 @@ paths:
         `grant_type=pkce` takes `auth_code` and `code_verifier`;
         `grant_type=id_token` takes `provider` (`apple`), `id_token` and the
         raw `nonce` whose SHA-256 the token carries (400 `bad_jwt` when a check
-        fails, 400 `provider_disabled` when Sign in with Apple is off).
+        fails, 400 `provider_disabled` when Sign in with Apple is off). With
+        `link_identity: true` and a bearer, the Apple account is linked to the
+        bearer's user instead (404 `manual_linking_disabled` without
+        `--manual-linking`, 422 `identity_already_exists`) and the answer is the
+        bearer's own session, its refresh token swapped (docs/ACCOUNTS.md).
+        A link flow's `pkce` code likewise answers for the session that started
+        the link (400 `session_not_found` once that session has ended).
       parameters:
         - name: grant_type
           in: query
@@ -135,8 +141,11 @@ paths:
       responses:
         "200": { $ref: "#/components/responses/Session" }
         "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
         "404": { $ref: "#/components/responses/GoTrueError" }
         "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/authorize:
@@ -263,6 +272,18 @@ paths:
         expired or used code is 403 `otp_expired`; five wrong codes end the
         code. A form post (the link's page) redeems `token` and answers 303 to
         `redirect_to` with the session, or GoTrue's error, in the fragment.
+
+        `type: email_change` redeems a code or link of an email change
+        (docs/ACCOUNTS.md). The first of two confirmations (a person with an
+        address confirms both) answers GoTrue's `{"msg": "Confirmation link
+        accepted. Please proceed to confirm link sent to the other email",
+        "code": "200"}`; the last changes the address and answers a session.
+        With `Authorization: Bearer` of a live session of the same user, that
+        session (same `session_id`, same refresh family, its refresh token
+        swapped); otherwise a new one, as GoTrue. 422 `email_exists` when
+        another account took the address meanwhile. Its form post without an
+        allowed `redirect_to` answers a page (200), and 403 with a page when
+        the link is spent.
       requestBody:
         required: true
         content:
@@ -275,7 +296,10 @@ paths:
           description: A session (JSON), or the link's page again when the form lacks an allowed `redirect_to`.
           content:
             application/json:
-              schema: { $ref: "#/components/schemas/Session" }
+              schema:
+                oneOf:
+                  - { $ref: "#/components/schemas/Session" }
+                  - { $ref: "#/components/schemas/EmailChangeAccepted" }
             text/html:
               schema: { type: string }
         "303":
@@ -289,8 +313,15 @@ paths:
               schema: { $ref: "#/components/schemas/GoTrueError" }
             text/html:
               schema: { type: string }
-        "403": { $ref: "#/components/responses/GoTrueError" }
+        "403":
+          description: A wrong, expired or used code (JSON), or a refused form post (a page).
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/GoTrueError" }
+            text/html:
+              schema: { type: string }
         "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
     get:
@@ -316,6 +347,32 @@ paths:
           content:
             text/html:
               schema: { type: string }
+  /auth/v1/resend:
+    post:
+      tags: [goTrue]
+      operationId: resend
+      security: []
+      description: |
+        `type: email_change`: mails the pending email change's codes again
+        (new ones; the old stop working) to the account whose address is
+        `email` (GoTrue's lookup), or, with the bearer of that account, whose
+        pending address it is (an anonymous user's). The answer is `{}`
+        whether or not anything was sent. The limits of every email: one a
+        minute per address (429 `over_email_send_rate_limit`), the per-IP mail
+        budget, the domain's and the server's. Other types are 400
+        `validation_failed` (this server resends only an email change).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/ResendRequest" }
+      responses:
+        "200": { $ref: "#/components/responses/Empty" }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "413": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/user:
     get:
       tags: [goTrue]
@@ -349,6 +406,76 @@ paths:
         "413": { $ref: "#/components/responses/GoTrueError" }
         "422": { $ref: "#/components/responses/GoTrueError" }
         "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/user/identities/authorize:
+    get:
+      tags: [goTrue]
+      operationId: linkIdentity
+      description: |
+        Starts a provider flow whose callback links the provider identity to
+        the signed-in user instead of signing in (behind `--manual-linking`;
+        404 `manual_linking_disabled` when off, as GoTrue). Takes what
+        `/authorize` takes. The callback redirects to `redirect_to` with a
+        `code`, or with `error`, `error_code` (`identity_already_exists`,
+        `session_not_found`) and `error_description`; the code, exchanged with
+        `grant_type=pkce`, answers for the session that started the link.
+        An account with a verified second factor links from an `aal2` session
+        only (403 `insufficient_aal`).
+      parameters:
+        - { name: provider, in: query, required: true, schema: { type: string } }
+        - { name: redirect_to, in: query, required: true, schema: { type: string } }
+        - { name: code_challenge, in: query, required: true, schema: { type: string } }
+        - name: code_challenge_method
+          in: query
+          required: true
+          schema: { type: string, enum: [s256, S256] }
+        - { name: scopes, in: query, required: false, schema: { type: string } }
+        - name: skip_http_redirect
+          in: query
+          required: false
+          schema: { type: string, enum: ["true", "false"] }
+      responses:
+        "200":
+          description: The provider URL (with `skip_http_redirect=true`).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [url]
+                properties:
+                  url: { type: string }
+        "302":
+          description: Redirect to the provider's consent page.
+          headers:
+            Location: { schema: { type: string } }
+        "400": { $ref: "#/components/responses/GoTrueError" }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "429": { $ref: "#/components/responses/GoTrueRateLimited" }
+        "503": { $ref: "#/components/responses/GoTrueUnavailable" }
+  /auth/v1/user/identities/{identity_id}:
+    delete:
+      tags: [goTrue]
+      operationId: unlinkIdentity
+      description: |
+        Unlinks one of the caller's identities (its `identity_id`), as
+        GoTrue's `DeleteIdentity`: 422 `single_identity_not_deletable` for the
+        last identity the user's JSON lists, 422 `identity_not_found` for an
+        unknown id or another user's, 404 `validation_failed` for an id that
+        is not a UUID, 404 `manual_linking_disabled` without `--manual-linking`.
+      parameters:
+        - { name: identity_id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200":
+          description: Unlinked (an empty object, as GoTrue).
+          content:
+            application/json:
+              schema: { type: object }
+        "401": { $ref: "#/components/responses/GoTrueError" }
+        "403": { $ref: "#/components/responses/GoTrueError" }
+        "404": { $ref: "#/components/responses/GoTrueError" }
+        "422": { $ref: "#/components/responses/GoTrueError" }
         "503": { $ref: "#/components/responses/GoTrueUnavailable" }
   /auth/v1/reauthenticate:
     get:
@@ -1417,10 +1544,24 @@ components:
       type: object
       required: [type]
       properties:
-        type: { type: string, enum: [email, magiclink, signup, recovery] }
+        type: { type: string, enum: [email, magiclink, signup, recovery, email_change] }
         email: { type: string }
         token: { type: string }
         token_hash: { type: string }
+    EmailChangeAccepted:
+      type: object
+      description: GoTrue's answer to the first of an email change's two confirmations.
+      required: [msg, code]
+      properties:
+        msg: { type: string }
+        code: { type: string }
+    ResendRequest:
+      type: object
+      required: [type]
+      properties:
+        type: { type: string }
+        email: { type: string }
+        phone: { type: string }
     VerifyForm:
       type: object
       properties:
@@ -1460,6 +1601,7 @@ components:
         provider: { type: string }
         id_token: { type: string }
         nonce: { type: string }
+        link_identity: { type: boolean }
     UserUpdate:
       type: object
       description: >-
@@ -1470,6 +1612,16 @@ components:
         `reauthentication_needed` (`current_password_mismatch` when
         `current_password` is wrong, `reauthentication_not_valid` when `nonce`
         is wrong, expired or used).
+
+        A new `email` starts an email change (docs/ACCOUNTS.md): codes and
+        links to the new address, and to the current one when the account has
+        one; the answer is the user with `email` unchanged, `new_email` and
+        `email_change_sent_at`. It needs `aal2` when a second factor is
+        verified (401 `insufficient_aal`) and, for an account with an address,
+        the same proof of presence as a password. 422 `email_exists` for an
+        address another account holds; 422 `email_provider_disabled` without
+        mail delivery. An anonymous user's `password` without an `email` is
+        422 `validation_failed`, as GoTrue.
       properties:
         email: { type: string }
         password: { type: string }
@@ -1569,6 +1721,10 @@ components:
           type: array
           items: { type: object, additionalProperties: true }
         is_anonymous: { type: boolean }
+        new_email:
+          type: string
+          description: The address a pending email change waits to confirm (docs/ACCOUNTS.md).
+        email_change_sent_at: { type: string, format: date-time }
         created_at: { type: string, format: date-time }
         updated_at: { type: string, format: date-time }
         banned_until: { type: string, format: date-time }

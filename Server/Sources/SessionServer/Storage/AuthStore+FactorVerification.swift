@@ -137,42 +137,22 @@ extension AuthStore {
     /// Marks `session` `aal2` with the answer's factor and gives it a new refresh
     /// token: the active one is rotated out, as GoTrue's verify swaps it
     /// (`updateMFASessionAndClaims`), so the `aal1` token of before stops refreshing.
-    ///
-    /// Like any rotation, the token of before gets this successor again within
-    /// the reuse grace (a client that lost the verify answer retries with what
-    /// it saved), and past the grace it is a reuse. The server never held that
-    /// token's plaintext here, so the successor is sealed under the KEK, bound
-    /// to the parent's hash, instead of under the parent (docs/MFA.md, "The session after verify").
+    /// The swap itself is ``swapRefreshToken(of:refreshTokenTTL:kek:now:on:)``
+    /// (docs/MFA.md, "The session after verify").
     private static func raiseToAAL2(
         _ session: inout SessionRecord, _ answer: FactorAnswer, now: Date, on db: any SQLDatabase
     ) async throws -> String {
-        let token = RefreshTokenCodec.generate()
-        let tokenHash = RefreshTokenCodec.hash(token)
-        try await insertRefreshToken(
-            RefreshTokenRecord(
-                tokenHash: tokenHash, sessionID: session.id, parentHash: session.activeTokenHash, createdAt: now,
-                expiresAt: min(now.addingTimeInterval(answer.refreshTokenTTL), session.notAfter)),
-            on: db)
-        if let previous = session.activeTokenHash {
-            let sealed = try answer.kek.seal(pem: token, kid: RefreshTokenCodec.verifySuccessorBinding(parentHash: previous))
-            try await db.raw(
-                """
-                UPDATE refresh_tokens SET rotated_at = \(bind: now.stored), successor_hash = \(bind: tokenHash),
-                sealed_successor = \(bind: sealed) WHERE token_hash = \(bind: previous) AND rotated_at IS NULL
-                """
-            ).run()
-        }
+        let token = try await swapRefreshToken(
+            of: &session, refreshTokenTTL: answer.refreshTokenTTL, kek: answer.kek, now: now, on: db)
         try await db.raw(
             """
-            UPDATE sessions SET aal = 'aal2', mfa_verified_at = \(bind: now.stored), factor_id = \(bind: answer.factorID),
-            refreshed_at = \(bind: now.stored), active_token_hash = \(bind: tokenHash) WHERE id = \(bind: session.id)
+            UPDATE sessions SET aal = 'aal2', mfa_verified_at = \(bind: now.stored), factor_id = \(bind: answer.factorID)
+            WHERE id = \(bind: session.id)
             """
         ).run()
         session.aal = "aal2"
         session.mfaVerifiedAt = now
         session.factorID = answer.factorID
-        session.refreshedAt = now
-        session.activeTokenHash = tokenHash
         return token
     }
 }

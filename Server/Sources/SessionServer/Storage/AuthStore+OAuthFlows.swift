@@ -20,21 +20,30 @@ extension AuthStore {
             codeChallengeMethod: try row.string("code_challenge_method"), createdAt: try row.date("created_at"),
             stateExpiresAt: try row.date("state_expires_at"), stateUsedAt: try row.optionalDate("state_used_at"),
             userID: try row.optionalString("user_id"), authCodeExpiresAt: try row.optionalDate("auth_code_expires_at"),
-            authCodeUsedAt: try row.optionalDate("auth_code_used_at"))
+            authCodeUsedAt: try row.optionalDate("auth_code_used_at"),
+            linkingUserID: try row.optionalString("linking_user_id"),
+            linkingSessionID: try row.optionalString("linking_session_id"))
     }
 
-    /// Records a new flow.
+    /// Who started a link flow: the user it links to and the session its code answers for.
+    struct LinkTarget: Sendable, Hashable {
+        var userID: String
+        var sessionID: String
+    }
+
+    /// Records a new flow; `linking` makes it a link flow (docs/ACCOUNTS.md, "Linked identities (server)").
     func createOAuthFlow(
         stateHash: String, provider: String, redirectTo: String, codeChallenge: String, method: String, now: Date,
-        lifetime: TimeInterval
+        lifetime: TimeInterval, linking: LinkTarget? = nil
     ) async throws {
         try await driver.transaction { db in
             try await db.raw(
                 """
                 INSERT INTO oauth_flows (id, state_hash, provider, redirect_to, code_challenge, code_challenge_method,
-                created_at, state_expires_at) VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: stateHash),
+                created_at, state_expires_at, linking_user_id, linking_session_id)
+                VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: stateHash),
                 \(bind: provider), \(bind: redirectTo), \(bind: codeChallenge), \(bind: method), \(bind: now.stored),
-                \(bind: now.addingTimeInterval(lifetime).stored))
+                \(bind: now.addingTimeInterval(lifetime).stored), \(bind: linking?.userID), \(bind: linking?.sessionID))
                 """
             ).run()
         }
@@ -78,13 +87,21 @@ extension AuthStore {
     /// used and starts the session, in one transaction — a failure anywhere
     /// leaves the code usable, so a server fault never costs the person their sign-in.
     ///
+    /// A link flow's code starts no session: it answers for the session that
+    /// started the link, its refresh token swapped in place
+    /// (``swapRefreshToken(of:refreshTokenTTL:kek:now:on:)``), and is refused
+    /// once that session has ended (docs/ACCOUNTS.md, "Linked identities (server)").
+    ///
     /// - Parameter verify: checks the verifier against the flow's challenge.
+    /// - Parameter linkSwap: seals a link flow's swapped token; `nil` where only
+    ///   sign-in codes may be redeemed (the account page): a link code is then unknown.
     /// - Throws: ``AuthError/flowStateNotFound`` (unknown or used code, or its user is gone),
     ///   ``AuthError/flowStateExpired``, ``AuthError/badCodeVerifier`` (the code stays usable:
     ///   a wrong verifier proves nothing about the rightful holder).
     func redeemOAuthCode(
         hash: String, now: Date, session: SessionService.Origin, refreshTokenTTL: TimeInterval,
-        absoluteTTL: TimeInterval, verify: @escaping @Sendable (OAuthFlowRecord) -> Bool
+        absoluteTTL: TimeInterval, linkSwap: KeyEncryptionKey? = nil,
+        verify: @escaping @Sendable (OAuthFlowRecord) -> Bool
     ) async throws -> RedeemedCode {
         try await changingUsers { db in
             guard
@@ -93,10 +110,27 @@ extension AuthStore {
                 ).first().map(Self.flow(from:)),
                 flow.authCodeUsedAt == nil, let userID = flow.userID, let expiresAt = flow.authCodeExpiresAt
             else { throw AuthError.flowStateNotFound }
+            if flow.isLink, linkSwap == nil { throw AuthError.flowStateNotFound }
             guard expiresAt > now else { throw AuthError.flowStateExpired }
             guard verify(flow) else { throw AuthError.badCodeVerifier }
             guard var user = try await Self.fetchUser(id: userID, on: db) else { throw AuthError.flowStateNotFound }
             try await db.raw("UPDATE oauth_flows SET auth_code_used_at = \(bind: now.stored) WHERE id = \(bind: flow.id)").run()
+            if let sessionID = flow.linkingSessionID, let kek = linkSwap {
+                // A link: the same session, never a second one (docs/ACCOUNTS.md, "Linked identities (server)").
+                guard
+                    var session = try await db.raw(
+                        """
+                        SELECT * FROM sessions WHERE id = \(bind: sessionID) AND user_id = \(bind: userID)
+                        AND revoked_at IS NULL\(unsafeRaw: driver.flavor.forUpdate)
+                        """
+                    ).first().map(Self.session(from:)),
+                    now < session.notAfter
+                else { throw AuthError.linkingSessionEnded }
+                if user.isBanned(at: now) { throw AuthError.userBanned }
+                let token = try await Self.swapRefreshToken(
+                    of: &session, refreshTokenTTL: refreshTokenTTL, kek: kek, now: now, on: db)
+                return RedeemedCode(user: user, session: session, refreshToken: token)
+            }
             let (record, token) = try await Self.insertSession(
                 userID: userID, userAgent: session.userAgent, ip: session.ip, now: now,
                 refreshTokenTTL: refreshTokenTTL, absoluteTTL: absoluteTTL, method: "oauth", on: db)

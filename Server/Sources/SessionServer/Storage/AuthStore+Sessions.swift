@@ -202,6 +202,7 @@ extension AuthStore {
             try await db.raw("DELETE FROM oauth_flows WHERE state_expires_at <= \(bind: cutoff)").run()
             try await Self.pruneRateLimits(before: now, on: db)
             try await Self.pruneOneTimeTokens(before: now, on: db)
+            try await Self.pruneEmailChangeCodes(before: now, on: db)
             try await Self.pruneWebAuthnChallenges(before: now, on: db)
             // Signed-out-by-expiry pages and consoles (issue 29, item 8): nothing else deletes them.
             _ = try await Self.pruneWebSessions(before: now, on: db)

@@ -12,6 +12,8 @@ extension AuthStore {
         user.bannedUntil = try row.optionalDate("banned_until")
         user.appMetadata = try row.optionalString("app_metadata").map(decodeMetadata) ?? [:]
         user.isAnonymous = try row.decode(column: "is_anonymous", as: Int.self) != 0
+        user.pendingEmail = try row.optionalString("email_change")
+        user.emailChangeSentAt = try row.optionalDate("email_change_sent_at")
         return user
     }
 
@@ -149,6 +151,7 @@ extension AuthStore {
             try await db.raw("DELETE FROM identities WHERE user_id = \(bind: id)").run()
             try await Self.deletePasskeys(userID: id, on: db)
             try await db.raw("DELETE FROM oauth_flows WHERE user_id = \(bind: id)").run()
+            try await db.raw("DELETE FROM email_change_codes WHERE user_id = \(bind: id)").run()
             try await Self.deleteFactors(userID: id, on: db)
             try await db.raw(
                 "DELETE FROM one_time_tokens WHERE email = (SELECT email FROM users WHERE id = \(bind: id))"

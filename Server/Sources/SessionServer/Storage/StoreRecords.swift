@@ -23,6 +23,10 @@ public struct UserRecord: Sendable, Hashable {
     public var factors: [UserFactor] = []
     /// Signed in with neither email nor phone (GoTrue's `is_anonymous`; docs/ACCOUNTS.md).
     public var isAnonymous = false
+    /// The address a pending email change waits to confirm (GoTrue's `email_change`,
+    /// `new_email` on the wire; docs/ACCOUNTS.md), and when its codes were mailed.
+    public var pendingEmail: String? = nil
+    public var emailChangeSentAt: Date? = nil
 
     /// True when the account is banned at `now`.
     public func isBanned(at now: Date) -> Bool { bannedUntil.map { $0 > now } ?? false }
@@ -47,11 +51,14 @@ public struct UserRecord: Sendable, Hashable {
         let providerKeys: [String: JSONValue] =
             isAnonymous && providers.isEmpty
             ? [:] : ["provider": .string(providers.first ?? "email"), "providers": .array(providers.map(JSONValue.string))]
-        return SessionUser(
+        var user = SessionUser(
             id: id, email: email, emailConfirmedAt: emailConfirmedAt, lastSignInAt: lastSignInAt,
             userMetadata: userMetadata, appMetadata: appMetadata.merging(providerKeys) { $1 },
             identities: wireIdentities, isAnonymous: isAnonymous, createdAt: createdAt, updatedAt: updatedAt,
             bannedUntil: bannedUntil, factors: factors.isEmpty ? nil : factors)
+        user.newEmail = pendingEmail
+        user.emailChangeSentAt = emailChangeSentAt
+        return user
     }
 }
 
@@ -92,6 +99,13 @@ public struct OAuthFlowRecord: Sendable, Hashable {
     public var userID: String?
     public var authCodeExpiresAt: Date?
     public var authCodeUsedAt: Date?
+    /// Set when `GET /user/identities/authorize` started the flow: the user the
+    /// provider identity links to, and the session the code answers for.
+    public var linkingUserID: String? = nil
+    public var linkingSessionID: String? = nil
+
+    /// True for a link flow: its callback links, its code keeps the session that started it.
+    public var isLink: Bool { linkingUserID != nil }
 }
 
 /// A session row: one signed-in device, the family of its refresh tokens.

@@ -30,6 +30,7 @@ struct AccountPages: Sendable {
             return try await accountPage(user, signedIn, notice: request.uri.queryParameters.get("done").flatMap(Self.notices))
         }
         signIn.register(on: group)
+        registerEmailChange(on: group)
         group.post("sessions/:id/sign-out") { request, context in
             guard let (signedIn, _) = try await web.postedForm(request, kind: .account), let userID = signedIn.userID,
                 let id = context.parameters.get("id")
@@ -124,7 +125,7 @@ struct AccountPages: Sendable {
 
     /// A refused sensitive action, on the page: 400, or 429 with `Retry-After`
     /// when a budget refused it (the account's password checks, issue 37, item 2).
-    private func refused(_ error: AuthError, _ user: UserRecord, _ signedIn: AuthStore.WebSession) async throws -> Response {
+    func refused(_ error: AuthError, _ user: UserRecord, _ signedIn: AuthStore.WebSession) async throws -> Response {
         let mapped = GoTrueError(error)
         let limited = mapped.status == .tooManyRequests
         var response = try await accountPage(user, signedIn, error: error.message, status: limited ? .tooManyRequests : .badRequest)
@@ -134,7 +135,7 @@ struct AccountPages: Sendable {
 
     /// The current password, a mailed code, or a sign-in on this page within
     /// the re-authentication window: the API's rule (``PresenceCheck``).
-    private func requirePresence(
+    func requirePresence(
         _ user: UserRecord, _ signedIn: AuthStore.WebSession, _ form: WebForm, _ request: Request, _ context: AuthRequestContext
     ) async throws {
         // The page signs in with one factor only: a person with a second factor makes these changes
@@ -162,7 +163,7 @@ struct AccountPages: Sendable {
         }
     }
 
-    private func accountPage(
+    func accountPage(
         _ user: UserRecord, _ signedIn: AuthStore.WebSession, notice: String? = nil, error: String? = nil,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
@@ -181,6 +182,8 @@ struct AccountPages: Sendable {
             "mailsCodes": user.email != nil && codes.mail != nil && !user.hasPassword,
             "providers": user.identities.map { ["label": AccountSignInPages.label($0.provider)] },
             "window": window,
+            "hasEmail": user.email != nil, "currentEmail": user.email ?? "",
+            "hasPending": user.pendingEmail != nil, "pendingEmail": user.pendingEmail ?? "",
         ]
         context.merge(try await AccountFactorPages.context(sessions.store, userID: user.id)) { _, factors in factors }
         context["notice"] = notice
@@ -194,6 +197,9 @@ struct AccountPages: Sendable {
         case "others": "Every other device is signed out."
         case "password": "Your password is set. Every other device is signed out."
         case "code": "A code is on its way to your email. Type it into the form of the change you want to make."
+        case "email-sent": "The codes are on their way: type them below to confirm the new address."
+        case "email-one": "One address is confirmed. Type the code sent to the other address too."
+        case "email": "Your email address is changed."
         default: AccountFactorPages.notice(done)
         }
     }

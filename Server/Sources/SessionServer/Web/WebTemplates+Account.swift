@@ -81,6 +81,17 @@ extension WebTemplates {
             \(proof("password"))
             <label for="new-password">New password</label><input id="new-password" name="password" type="password" autocomplete="new-password" required minlength="8">
             <button type="submit">{{#hasPassword}}Change password{{/hasPassword}}{{^hasPassword}}Set password{{/hasPassword}}</button></form>
+            <h2 id="email-heading">Your email address</h2>
+            {{#hasPending}}<p id="pending-email">Waiting to confirm <strong>{{pendingEmail}}</strong>: type the codes we emailed.</p>
+            <form id="confirm-email" method="post" action="/account/email/confirm"><input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="new-email-code">Code sent to {{pendingEmail}}</label><input id="new-email-code" name="new_code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="9">
+            {{#hasEmail}}<label for="current-email-code">Code sent to {{currentEmail}}</label><input id="current-email-code" name="current_code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="9">{{/hasEmail}}
+            <button type="submit">Confirm the new address</button></form>{{/hasPending}}
+            <form id="change-email" method="post" action="/account/email"><input type="hidden" name="csrf" value="{{csrf}}">
+            <p class="muted">We email a code to the new address{{#hasEmail}} and one to {{currentEmail}}{{/hasEmail}}; the address changes once {{#hasEmail}}both are{{/hasEmail}}{{^hasEmail}}it is{{/hasEmail}} confirmed.</p>
+            \(proof("email"))
+            <label for="new-email">New email address</label><input id="new-email" name="email" type="email" autocomplete="email" required>
+            <button type="submit">Email me the codes</button></form>
             <h2>Sign out</h2>
             <form id="sign-out" method="post" action="/account/sign-out"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out of this page</button></form>
             <h2>Delete your account</h2>

@@ -15,6 +15,8 @@ extension DeviceBench {
         let event = DeviceEvent.played(byLife: index / every)
         let bench = DeviceBench(event: event, life: index, seed: seed, world: world, sabotage: parameters.sabotage)
         defer { bench.removeDirectory() }
+        // In an app life, the person's own draw; in a device-events-only run, the same draw from the seed.
+        bench.anonymous = life.anonymous.map { _ in true } ?? (parameters.deviceEventsOnly && AnonymousPerson.startsAnonymously(lifeSeed: seed, parameters: parameters))
         do {
             try await bench.play()
         } catch {
@@ -24,6 +26,14 @@ extension DeviceBench {
         }
         bench.report.requests = bench.wire.requests.count
         life.deviceEvent = bench.report
+        if bench.anonymous, event == .deviceRestore {
+            if life.anonymous == nil { life.anonymous = AnonymousLifeReport() }
+            life.anonymous?.restoredOnAnotherDevice = true
+            if bench.anonymousAccountLost, life.anonymous?.accountsLost == 0 {
+                life.anonymous?.accountsLost = 1
+                life.anonymous?.lostHow = "the backup restored on another device presented the copied refresh token, or cost the phone its session"
+            }
+        }
         if !bench.report.violations.isEmpty {
             life.trace += ["device event \(event.rawValue):"] + bench.report.trace + bench.report.violations.map { "broken: \($0)" }
         }
@@ -38,7 +48,9 @@ extension DeviceBench {
         case .updateMovesTheRecord: try await updateMovesTheRecord()
         case .prewarmedLaunch: try await prewarmedLaunch()
         case .widgetSharesSession: try await widgetSharesSession()
-        case .deviceRestore: try await deviceRestore()
+        case .deviceRestore:
+            try await deviceRestore()
+            if anonymous { try await anonymousDeviceRestore() }
         }
     }
 }

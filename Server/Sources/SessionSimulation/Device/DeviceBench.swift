@@ -26,6 +26,10 @@ final class DeviceBench: @unchecked Sendable {
     let directory: URL
     // `@unchecked`: the report is only touched by the event's own sequential steps.
     var report: DeviceEventReport
+    /// The life is anonymous (issue 40, item 6): row 9 plays its anonymous scene too.
+    var anonymous = false
+    /// Set when that scene's phone lost the anonymous account.
+    var anonymousAccountLost = false
 
     init(event: DeviceEvent, life: Int, seed: UInt64, world: SimulationWorld, sabotage: HarnessSabotage?) {
         self.serverURL = world.serverURL

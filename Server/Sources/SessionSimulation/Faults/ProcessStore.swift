@@ -10,16 +10,22 @@ public struct ProcessStore: SessionStore {
     let dropsWrites: Bool
     /// The device: where a save that dies is written down (see `RotationAnswers`), the trace, the clock's knowledge.
     let network: DeviceNetwork?
+    /// Asked before each save: true refuses it as a full disk would (anonymous lives, ``AnonymousPerson``).
+    let refusesWrite: (@Sendable () -> Bool)?
 
     public init(directory: URL, process: SimulatedProcess, dropsWrites: Bool = false) {
         self.init(directory: directory, process: process, dropsWrites: dropsWrites, network: nil)
     }
 
-    init(directory: URL, process: SimulatedProcess, dropsWrites: Bool, network: DeviceNetwork?) {
+    init(
+        directory: URL, process: SimulatedProcess, dropsWrites: Bool, network: DeviceNetwork?,
+        refusesWrite: (@Sendable () -> Bool)? = nil
+    ) {
         self.base = FileSessionStore(directory: directory)
         self.process = process
         self.dropsWrites = dropsWrites
         self.network = network
+        self.refusesWrite = refusesWrite
     }
 
     public func load() async throws(SessionStoreError) -> StoredSession? {
@@ -36,6 +42,11 @@ public struct ProcessStore: SessionStore {
         if process.isDead {
             network?.answers.unsavedSave(of: session.refreshToken)
             throw .writeFailed("the process was killed")
+        }
+        if let refusesWrite, refusesWrite() {
+            network?.trace.note("\(process.label): the store refused to save refresh \(LifeTrace.short(session.refreshToken)) (disk full)")
+            network?.answers.unsavedSave(of: session.refreshToken)
+            throw .writeFailed("no space left on the device")
         }
         if dropsWrites { return }
         try await base.save(session)

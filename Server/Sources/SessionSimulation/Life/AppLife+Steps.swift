@@ -22,17 +22,19 @@ extension AppLife {
         ]
         // Some servers (and proxies that strip it) send no `Date`: the client then cannot learn the clock.
         if network.sendsDate { middlewares.append(ServerDateMiddleware(serverClock: world.serverClock)) }
-        middlewares.insert(contentsOf: fieldMiddlewares(), at: 0)
+        middlewares.insert(contentsOf: fieldMiddlewares() + anonymousMiddlewares(), at: 0)
         // Outermost: the app's own API origin becomes the proxy's before anything below sees it.
         middlewares.insert(AppAPIOrigin(proxy: world.proxy.url), at: 0)
         let transport = MiddlewareTransport(
             base: DeviceTransport(network: network, faulty: world.transport, clean: world.cleanTransport),
             middlewares: middlewares)
+        var refusesWrite: (@Sendable () -> Bool)?
+        if let person = anonymousPerson { refusesWrite = { person.takeWriteRefusal() } }
         var configuration = SessionClientConfiguration(
             backend: .goTrue(url: world.proxy.url, apiKey: "anon-key"),
             store: ProcessStore(
                 directory: directory, process: process, dropsWrites: parameters.sabotage == .storeDropsWrites,
-                network: network),
+                network: network, refusesWrite: refusesWrite),
             clock: deviceClock, transport: transport, launchValidation: validation,
             jitter: .seeded(random.next()), automaticRefresh: true, logger: world.logger)
         configuration.authorizedOrigins = [AppAPIOrigin.origin]
@@ -155,7 +157,7 @@ extension AppLife {
         trace.note("app request: \(outcome)")
         report.requests += 1
         noteDisruptions()
-        if fieldRecords(outcome) { return }
+        if fieldRecords(outcome) || anonymousRecords(outcome) { return }
         switch outcome {
         case .ok: break
         case .notSignedIn:
@@ -175,6 +177,7 @@ extension AppLife {
                 report.unexplainedTransients += 1
                 if report.unexplainedSamples.count < 3 { report.unexplainedSamples.append(String(error.prefix(300))) }
             }
+            await signOutAnonymousIfSabotaged()
         case .unauthorized:
             if !ended, try await familyIsValid() { report.unauthorizedWhileValid += 1 }
         }
@@ -239,6 +242,9 @@ extension AppLife {
         switch report.ending {
         case .idle?:
             background(random.uniform(31...40) * 86_400)
+        case let ending? where anonymousPerson != nil:
+            // No password to sign in with elsewhere: what ends an anonymous account comes from the operator.
+            try await endAnonymousAccount(ending)
         case .signedOutEverywhere?:
             let other = world.otherDevice()
             _ = try await other.signIn(email: email, password: password)
@@ -278,6 +284,7 @@ extension AppLife {
         }
         await settle()
         try await checkAssurance(last)
+        try await finishAnonymousLife()
         await last.exit()
 
         let counts = tally.snapshot

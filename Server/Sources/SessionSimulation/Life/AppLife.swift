@@ -47,6 +47,8 @@ final class AppLife {
     var launches = 0
     /// Whether the next request to the API goes to its own origin (``AppAPIOrigin``).
     var appOriginTurn = false
+    /// The person of an anonymous life (issue 40, item 6), nil in other lives.
+    var anonymousPerson: AnonymousPerson?
     var trace: LifeTrace { network.trace }
 
     init(index: Int, parameters: SimulationParameters, world: SimulationWorld) {
@@ -77,6 +79,9 @@ final class AppLife {
         self.email = "life\(index)-\(seed)@sim.test"
         self.directory = Self.storageRoot.appendingPathComponent("sessionkit-sim-\(seed)-\(UUID().uuidString)", isDirectory: true)
         self.report = LifeReport(index: index, seed: seed, ending: ending)
+        if !hasSecondFactor, !signsInWithPasskey, AnonymousPerson.startsAnonymously(lifeSeed: seed, parameters: parameters) {
+            anonymousPerson = AnonymousPerson(lifeSeed: seed, days: parameters.days)
+        }
         network.trace.watch(device: deviceClock, server: world.serverClock)
         trace.note("life \(index): device clock \(String(format: "%+.0f", skew)) s off, Date \(sendsDate ? "sent" : "not sent"), extension \(hasExtension), ending \(ending?.rawValue ?? "none")\(endsAt.map { String(format: " at day %.3f", $0 / 86_400) } ?? "")")
     }
@@ -84,7 +89,13 @@ final class AppLife {
     /// Runs the whole life and reports it.
     func run() async throws -> LifeReport {
         defer { removeDirectory() }
-        if signsInWithPasskey { try await signInWithPasskey() } else { try await signUp() }
+        if signsInWithPasskey {
+            try await signInWithPasskey()
+        } else if anonymousPerson != nil {
+            try await signInAnonymously()
+        } else {
+            try await signUp()
+        }
         let horizon = parameters.days * 86_400
         var usesAfterEnd = 0
         while true {
@@ -116,7 +127,9 @@ final class AppLife {
                 report.backgroundKills += 1
             }
             if !ended { try await fieldEventsBeforeUse() }
+            try await anonymousEventsBeforeUse()
             try await use()
+            try await checkAnonymousAccount()
             try await checkAssurance(app)
             try await dropLevelIfSabotaged()
             if ended {

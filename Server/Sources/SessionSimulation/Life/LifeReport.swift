@@ -42,6 +42,8 @@ public struct LifeReport: Sendable {
     public var assuranceDrops = 0
     /// Whether this life enrolled a second factor.
     public var hasSecondFactor = false
+    /// What an anonymous life did and lost (issue 40, item 6; ``AnonymousLifeReport``).
+    public var anonymous: AnonymousLifeReport?
     /// The device event this life played (issue 31, rows 5–10), if any.
     public var deviceEvent: DeviceEventReport?
     /// A failing life's last steps (see `LifeTrace`); empty for a life that held every invariant.
@@ -101,6 +103,7 @@ public struct LifeReport: Sendable {
         if passkeyAMRMissing > 0 { found.append("the passkey session's access token lost amr method passkey") }
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         found += field.violations
+        found += anonymous?.violations ?? []
         found += deviceViolations
         let expected = expectsOneExpiry ? 1 : 0
         if sessionExpiredEvents != expected {

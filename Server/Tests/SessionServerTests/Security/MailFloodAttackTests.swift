@@ -32,12 +32,14 @@ struct MailFloodAttackTests {
     @Test func aFloodOfRecoveriesForUnknownAddressesLeavesARealCodeDeliverable() async throws {
         try await Self.run { _, client, mail in
             _ = try await client.signUp("ada@example.com")
+            var early = EarlyRefusals()
             for index in 0..<1_000 {
                 let response = try await client.send(
                     .post, "/auth/v1/recover", json: #"{"email":"nobody\#(index)@d\#(index % 50).example"}"#,
                     headers: Self.from(index / 5))
-                #expect(response.status == .ok, "\(index): \(response.text)")
+                early.note(response, index)
             }
+            early.expectFew()
             let asked = try await client.send(
                 .post, "/auth/v1/otp", json: #"{"email":"ada@example.com","create_user":false}"#, headers: Self.from(999))
             #expect(asked.status == .ok)
@@ -50,13 +52,15 @@ struct MailFloodAttackTests {
     @Test func aFloodOfBulkMailKeepsTheReservedShare() async throws {
         try await Self.run { test, client, mail in
             _ = try await client.signUp("ada@example.com")
+            var early = EarlyRefusals()
             for index in 0..<1_000 {
                 let response = try await client.send(
                     .post, "/auth/v1/otp", json: #"{"email":"new\#(index)@d\#(index % 50).example","create_user":true}"#,
                     headers: Self.from(index / 5))
                 // Never an error that a known address would not get: the same answer, sent or not.
-                #expect(response.status == .ok)
+                early.note(response, index)
             }
+            early.expectFew()
             let asked = try await client.send(
                 .post, "/auth/v1/otp", json: #"{"email":"ada@example.com","create_user":false}"#, headers: Self.from(999))
             #expect(asked.status == .ok)
@@ -86,5 +90,29 @@ struct MailFloodAttackTests {
             }
             #expect(statuses == [.ok, .ok, .ok, .ok, .ok, .tooManyRequests])
         }
+    }
+}
+
+/// The flood's answers: 200, or the per-mailbox limit's early refusal.
+///
+/// The per-mailbox limiter is a count-min sketch (RateLimiter.swift): at its
+/// limit of 1, a fresh address whose two slots were both taken this minute is
+/// refused early, about once in 200 floods of 1,000 addresses (CI met one:
+/// address 514 of a run answered 429). That is the sketch's stated trade, not
+/// the defect these tests catch: a budget spent by requests that sent no mail
+/// refuses hundreds of the flood and the real person after it.
+struct EarlyRefusals {
+    private(set) var indices: [Int] = []
+
+    mutating func note(_ response: TestResponse, _ index: Int) {
+        if response.status == .tooManyRequests, response.text.contains("over_email_send_rate_limit") {
+            indices.append(index)
+        } else {
+            #expect(response.status == .ok, "\(index): \(response.text)")
+        }
+    }
+
+    func expectFew() {
+        #expect(indices.count <= 2, "\(indices.count) flood requests refused early: \(indices.prefix(10))")
     }
 }
