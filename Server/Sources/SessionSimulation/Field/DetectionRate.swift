@@ -65,10 +65,6 @@ public struct DetectionRate: Sendable {
         return HarnessSabotage.all.filter { !seenElsewhere.contains($0.name) && !deviceDefects.contains($0.name) }
     }
 
-    /// The sabotages caught outside the app lives. `fast-path-skips-rejection`
-    /// (issue 44) is caught by the client's `SendBesideTheActorTests` every time,
-    /// and by the targeted world with only 2 seeds of 4 so far (20261124 and 42
-    /// caught, 7 and 99 not): out of the seed-drawing matrix until lives meet
-    /// app-origin 401s often enough (docs/RELIABILITY.md).
-    public static let seenElsewhere: Set<String> = ["install-before-persist", "no-jitter", "fast-path-skips-rejection"]
+    /// The sabotages caught outside the app lives.
+    public static let seenElsewhere: Set<String> = ["install-before-persist", "no-jitter"]
 }

@@ -24,7 +24,15 @@ extension AppLife {
         if network.sendsDate { middlewares.append(ServerDateMiddleware(serverClock: world.serverClock)) }
         middlewares.insert(contentsOf: fieldMiddlewares() + anonymousMiddlewares(), at: 0)
         // Outermost: the app's own API origin becomes the proxy's before anything below sees it.
-        middlewares.insert(AppAPIOrigin(proxy: world.proxy.url), at: 0)
+        var appOrigin = AppAPIOrigin(proxy: world.proxy.url)
+        if parameters.appOriginRejection {
+            appOrigin.rejection = appOriginRejection
+            appOrigin.network = network
+            appOrigin.staleKeys = field.staleKeys
+            appOrigin.serverClock = world.serverClock
+            appOrigin.trace = trace
+        }
+        middlewares.insert(appOrigin, at: 0)
         let transport = MiddlewareTransport(
             base: DeviceTransport(network: network, faulty: world.transport, clean: world.cleanTransport),
             middlewares: middlewares)
