@@ -37,7 +37,7 @@ extension SessionClient {
         _ request: URLRequest, token: String
     ) async -> Result<(Data, HTTPURLResponse), SessionError> {
         var authorized = request
-        authorized.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        authorized.setBearer(token)
         let answer: (Data, HTTPURLResponse)
         do {
             answer = try await configuration.transport.send(authorized)
