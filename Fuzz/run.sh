@@ -68,7 +68,8 @@ for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz \
   module="${!module_var:-SessionCoreFuzz}"
   bin="$out/$target"
   if [ ! -x "$bin" ] || [ -n "$(find Fuzz/$target.swift $sources $extra -newer "$bin" 2>/dev/null | head -n 1)" ]; then
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" \
+    # -package-name: the server files it compiles declare some types `package` (for the benchmarks).
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" -package-name SessionKitFuzz \
       Fuzz/$target.swift $sources $extra -o "$bin" 2>"$out/$target.build.log" || { cat "$out/$target.build.log"; exit 1; }
   fi
   corpus="$out/corpus-$target"
