@@ -24,7 +24,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupported, storeCorrupted, storeUnavailable, storeInaccessible, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
         case codeInvalid, reauthenticationRequired, emailNotConfirmed
-        case secondFactorRequired, secondFactorCodeInvalid
+        case secondFactorRequired, secondFactorCodeInvalid, proofKeyLost, proofKeyUnavailable
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
 
@@ -147,6 +147,18 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let secondFactorCodeInvalid = SessionError(
         .secondFactorCodeInvalid, "That code is not right or has expired. Enter the current code from your authenticator app.")
 
+    /// The session is bound to a key this device no longer holds (DPoP,
+    /// docs/DPOP.md): the app was restored onto a new device, or the Keychain
+    /// was reset. It can never be refreshed here: the session ends (once, with
+    /// this message) and the person signs in again. Other devices keep theirs.
+    public static let proofKeyLost = SessionError(
+        .proofKeyLost, "This device can no longer use your saved sign-in. Please sign in again.")
+    /// The device key that signs requests cannot be used right now (the device
+    /// is locked, the Secure Enclave is busy): transient, the session is kept
+    /// and the request can be tried again shortly.
+    public static let proofKeyUnavailable = SessionError(
+        .proofKeyUnavailable, "Your sign-in can't be used until the device is unlocked. You are still signed in; try again in a moment.")
+
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 
     /// An emailed code or link that is wrong, expired or already used: ask for a new one.
@@ -184,7 +196,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// True for failures that keep the session and are worth retrying later.
     public var isTransient: Bool {
         switch kind {
-        case .network, .server, .rateLimited, .decoding, .storeUnavailable, .refreshRefused: true
+        case .network, .server, .rateLimited, .decoding, .storeUnavailable, .refreshRefused, .proofKeyUnavailable: true
         default: false
         }
     }

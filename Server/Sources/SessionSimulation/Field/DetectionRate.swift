@@ -69,6 +69,10 @@ public struct DetectionRate: Sendable {
     /// (issue 44) is caught by the client's `SendBesideTheActorTests` every time,
     /// and by the targeted world with only 2 seeds of 4 so far (20261124 and 42
     /// caught, 7 and 99 not): out of the seed-drawing matrix until lives meet
-    /// app-origin 401s often enough (docs/RELIABILITY.md).
-    public static let seenElsewhere: Set<String> = ["install-before-persist", "no-jitter", "fast-path-skips-rejection"]
+    /// app-origin 401s often enough (docs/RELIABILITY.md). `dpop-iat-from-device-clock`
+    /// (issue 43) is caught by the client's `DPoPClockTests` every time; out of the
+    /// matrix until the lives run DPoP sessions against a server that checks proofs.
+    public static let seenElsewhere: Set<String> = [
+        "install-before-persist", "no-jitter", "fast-path-skips-rejection", "dpop-iat-from-device-clock",
+    ]
 }
