@@ -10,8 +10,9 @@ import Foundation
 /// session signed in before DPoP was turned on is bound by its next refresh.
 ///
 /// ```swift
-/// var configuration = SessionClientConfiguration(backend: .goTrue(url: serverURL), store: store)
-/// configuration.dpop = DPoPConfiguration(keyStore: .keychain())
+/// var configuration = SessionClientConfiguration(
+///     backend: .goTrue(url: serverURL), store: FileSessionStore(directory: directory))
+/// configuration.dpop = DPoPConfiguration(keyStore: .file(directory: directory))  // `.keychain()` on Apple platforms
 /// ```
 public struct DPoPConfiguration: Sendable {
     /// Where the installation's P-256 key lives: the Secure Enclave or a
