@@ -48,6 +48,8 @@ struct DPoPKeyLossTests {
         #expect(state.isSignedIn)
         let error = await #expect(throws: SessionError.proofKeyUnavailable) { _ = try await relaunched.get("/v1/items") }
         #expect(error.map(\.isTransient) == true)
+        // The proof belongs to the request: the token itself is still handed out from memory.
+        #expect(try await relaunched.client.accessToken().isEmpty == false)
         #expect(relaunched.client.currentState.isSignedIn)
         #expect(try await relaunched.store.load()?.holdsSession == true)
         phone.keychain.unlock()
