@@ -97,6 +97,8 @@ public actor SessionClient {
 
     /// A defect the chaos harness planted; nil outside its builds (see ``planted(_:)``).
     let plantedDefect: PlantedDefect?
+    /// The DPoP proof maker, when ``SessionClientConfiguration/dpop`` is set.
+    nonisolated let proofs: DPoPProofs?
 
     public init(configuration: SessionClientConfiguration) {
         self.init(configuration: configuration, plantedDefect: nil)
@@ -106,6 +108,7 @@ public actor SessionClient {
         self.plantedDefect = plantedDefect
         self.configuration = configuration
         self.logger = configuration.logger
+        self.proofs = configuration.dpop.map(DPoPProofs.init(configuration:))
         self.machine = RefreshStateMachine(
             configuration: .init(
                 buffer: configuration.refreshBuffer, leeway: configuration.leeway,

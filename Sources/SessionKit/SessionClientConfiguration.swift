@@ -69,6 +69,10 @@ public struct SessionClientConfiguration: Sendable {
     /// Where lifecycle events come from (default: UIKit's or AppKit's
     /// notifications; nothing on other platforms). Tests pass a scripted source.
     public var appLifecycle: any AppLifecycleEvents
+    /// DPoP (RFC 9449): bind sessions to a key only this installation holds
+    /// (default `nil`, off). Set it after creating the configuration;
+    /// docs/DPOP.md and the "Binding sessions to the device" article.
+    public var dpop: DPoPConfiguration? = nil
 
     /// Creates a configuration; every argument but the backend and the store has the default of docs/PROTOCOL.md.
     ///

@@ -24,7 +24,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupported, storeCorrupted, storeUnavailable, storeInaccessible, cancelled, requestFailed
         case refreshRefused, accountSuspended, signOutIncomplete, originNotAllowed, requestRejected
         case codeInvalid, reauthenticationRequired, emailNotConfirmed
-        case secondFactorRequired, secondFactorCodeInvalid
+        case secondFactorRequired, secondFactorCodeInvalid, proofKeyLost, proofKeyUnavailable
         case anonymousAccountWouldBeLost, identityAlreadyLinked, lastIdentity
         case oauthDenied, oauthFailed, oauthCallbackInvalid, oauthFlowUnknown, oauthFlowExpired, oauthVerifierMismatch
     }
@@ -168,6 +168,17 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (GoTrue's `single_identity_not_deletable`). Nothing changed; link another first.
     public static let lastIdentity = SessionError(
         .lastIdentity, "This is the only way to sign in to the account, so it can't be removed. Link another one first.")
+    /// The session is bound to a key this device no longer holds (DPoP,
+    /// docs/DPOP.md): the app was restored onto a new device, or the Keychain
+    /// was reset. It can never be refreshed here: the session ends (once, with
+    /// this message) and the person signs in again. Other devices keep theirs.
+    public static let proofKeyLost = SessionError(
+        .proofKeyLost, "This device can no longer use your saved sign-in. Please sign in again.")
+    /// The device key that signs requests cannot be used right now (the device
+    /// is locked, the Secure Enclave is busy): transient, the session is kept
+    /// and the request can be tried again shortly.
+    public static let proofKeyUnavailable = SessionError(
+        .proofKeyUnavailable, "Your sign-in can't be used until the device is unlocked. You are still signed in; try again in a moment.")
 
     // MARK: OAuth sign-in (nothing is stored and any existing session is kept)
 
@@ -206,7 +217,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// True for failures that keep the session and are worth retrying later.
     public var isTransient: Bool {
         switch kind {
-        case .network, .server, .rateLimited, .decoding, .storeUnavailable, .refreshRefused: true
+        case .network, .server, .rateLimited, .decoding, .storeUnavailable, .refreshRefused, .proofKeyUnavailable: true
         default: false
         }
     }

@@ -75,9 +75,11 @@ stubs_for() { # stubs_for <platform>
     # shellcheck disable=SC2046
     # LocalAuthentication: every platform but tvOS (developer.apple.com/documentation/localauthentication/lacontext).
     local la="LocalAuthentication"; [ "$platform" = tvos ] && la=""
-    for module in Security os CryptoKit $la $(ui_modules "$platform"); do
+    for module in Security os $la $(ui_modules "$platform"); do
         emit "$module" "$dir" "${stub[@]}" "$s/$module/$module.swift"
     done
+    # CryptoKit after Security and LocalAuthentication: the Secure Enclave key's initialisers name both.
+    emit CryptoKit "$dir" "${stub[@]}" -I "$dir" "$s/CryptoKit/CryptoKit.swift"
     emit AuthenticationServices "$dir" "${stub[@]}" -I "$dir" "$s"/AuthenticationServices/*.swift
     emit SwiftUI "$dir" "${stub[@]}" -I "$dir" "$s/SwiftUI/SwiftUI.swift"
     # Not Apple's: supabase-swift's names, for the blocks of MovingFromSupabaseSwift.md (imported only there).

@@ -134,21 +134,22 @@ struct OAuthSignIn: Sendable {
     /// Asks the server who the new session belongs to, with the new access token.
     func confirm(_ session: Session, on engine: isolated any SessionEngine) async throws(SessionError) -> SessionUser {
         let backend = engine.backend
-        let (data, response) = try await sendBearer(try backend.request(for: .confirmSession), token: session.accessToken, on: engine)
+        let (data, response) = try await sendBearer(try backend.request(for: .confirmSession), session: session, on: engine)
         if response.statusCode == 404 {
             // A GoTrue server without the gateway (hosted Supabase): GoTrue's own user endpoint.
             engine.logger.info("No gateway /v1/auth/me; confirming the OAuth session with /auth/v1/user")
-            let (userData, userResponse) = try await sendBearer(try backend.request(for: .currentUser), token: session.accessToken, on: engine)
+            let (userData, userResponse) = try await sendBearer(try backend.request(for: .currentUser), session: session, on: engine)
             return try backend.decodeUser(try SessionClient.check(userData, userResponse).0)
         }
         return try backend.decodeUser(try SessionClient.check(data, response).0)
     }
 
     private func sendBearer(
-        _ request: URLRequest, token: String, on engine: isolated any SessionEngine
+        _ request: URLRequest, session: Session, on engine: isolated any SessionEngine
     ) async throws(SessionError) -> (Data, HTTPURLResponse) {
         var request = request
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        // `DPoP` for a session the server bound to the key (docs/DPOP.md).
+        request.setValue(DPoPWire.authorization(session.accessToken, bound: session.isProofBound), forHTTPHeaderField: "Authorization")
         return try await engine.sendObserved(request).get()
     }
 }

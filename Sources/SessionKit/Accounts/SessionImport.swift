@@ -90,7 +90,7 @@ struct SessionImport: Sendable {
             // No user endpoint (a custom backend without `meURL`): the expiry alone decides, as `.skip` does.
             return .confirmed(nil)
         }
-        request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+        request.setValue(DPoPWire.authorization(session.accessToken, bound: session.isProofBound), forHTTPHeaderField: "Authorization")
         let data: Data
         let response: HTTPURLResponse
         switch await engine.sendObserved(request) {

@@ -76,6 +76,8 @@ public struct SessionEndingCodes: Sendable, Hashable {
     func reading(_ body: ServerErrorBody?) -> Reading? {
         guard let body else { return nil }
         let codes = [body.gatewayCode?.rawValue, body.goTrueErrorCode?.rawValue].compactMap { $0 }
+        // A refused DPoP proof is the proof's matter, never the session's, whatever a list says (docs/DPOP.md).
+        if codes.contains(where: DPoPWire.proofCodes.contains) { return nil }
         if codes.contains(where: alreadyUsed.contains) { return .alreadyUsed }
         if codes.contains(where: banned.contains) { return .banned }
         if codes.contains(where: ended.contains) { return .ended }

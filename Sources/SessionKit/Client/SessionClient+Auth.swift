@@ -114,7 +114,7 @@ extension SessionClient {
             return error
         }
         var authorized = request
-        authorized.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+        authorized.setValue(authorization(for: session), forHTTPHeaderField: "Authorization")
         switch await sendObserved(authorized) {
         case .failure(let error):
             return error

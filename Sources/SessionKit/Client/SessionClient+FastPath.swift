@@ -36,6 +36,8 @@ extension SessionClient {
     nonisolated(nonsending) func sendBesideTheActor(
         _ request: URLRequest, token: String
     ) async -> Result<(Data, HTTPURLResponse), SessionError> {
+        // With DPoP on, each request signs a proof of its own (SessionClient+FastPathProofs.swift).
+        if proofs != nil { return await sendBesideTheActorWithProof(request, token: token) }
         var authorized = request
         authorized.setBearer(token)
         let answer: (Data, HTTPURLResponse)

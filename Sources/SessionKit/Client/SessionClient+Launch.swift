@@ -145,6 +145,9 @@ extension SessionClient {
         current = session
         lastStoredRefreshToken = record.refreshToken
         hasRestored = true
+        // A bound session restored onto a device without its key (a backup on
+        // a new phone, a reset keychain) can never refresh here: it ends now, once (docs/DPOP.md).
+        if await !checkProofKey(for: session) { return .success(broadcaster.current) }
 
         if machine.isExpired(session, now: clock.now), configuration.launchValidation == .background {
             // The person sees their signed-in screen at once, not a spinner

@@ -101,7 +101,8 @@ extension SessionClient {
             current.map { session in
                 TokenSnapshot.Value(
                     accessToken: session.accessToken, expiresAt: session.expiresAt,
-                    leeway: machine.leeway(for: session), offsetSeconds: machine.offset.seconds, offline: isOffline)
+                    leeway: machine.leeway(for: session), offsetSeconds: machine.offset.seconds, offline: isOffline,
+                    bound: session.isProofBound)
             })
     }
 
@@ -256,7 +257,7 @@ extension SessionClient {
         }
         logger.debug("Refreshing the session", metadata: ["refresh_token": "\(TokenRedaction.fingerprint(session.refreshToken))"])
         let sentAt = clock.now
-        let outcome = await sendRefresh(refreshToken: session.refreshToken)
+        let outcome = await sendRefresh(refreshToken: session.refreshToken, bound: session.isProofBound)
         guard gen == generation else {
             logger.info("Dropped a refresh result: the session ended or was replaced while it was in flight")
             return .failure(current == nil ? .notSignedIn : .cancelled)
@@ -345,15 +346,18 @@ extension SessionClient {
     }
 
     /// Sends the refresh request and reads the answer as the refresh-outcome table.
-    func sendRefresh(refreshToken: String) async -> RefreshOutcome {
+    /// - Parameter bound: the session is bound to the DPoP key: without it, it ends (never a new key).
+    func sendRefresh(refreshToken: String, bound: Bool = false) async -> RefreshOutcome {
         let request: URLRequest
         do {
             request = try backend.request(for: .refresh(refreshToken: refreshToken))
         } catch {
             return .transient(error)
         }
-        switch await sendObserved(request) {
+        switch await sendObserved(request, bound: bound) {
         case .failure(let error):
+            // The key a bound session needs is gone: no refresh can ever succeed here (docs/DPOP.md).
+            if error == .proofKeyLost { return .terminal(error) }
             return .transient(error)
         case .success(let (data, response)):
             var endingCodes = backend.sessionEndingCodes

@@ -204,7 +204,7 @@ extension SessionClient {
     /// `hops`: redirects already followed to reach `request`.
     func sendWithToken(_ request: URLRequest, session: inout Session, hops: Int = 0) async throws(SessionError) -> (Data, HTTPURLResponse) {
         var request = request
-        request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+        request.setValue(authorization(for: session), forHTTPHeaderField: "Authorization")
         var hops = hops
         while true {
             let answer: (Data, HTTPURLResponse)
@@ -212,6 +212,8 @@ extension SessionClient {
             case .success(let received):
                 answer = received
             case .failure(let error):
+                // A bound session on a device without its key can never be used here again: ended once (docs/DPOP.md).
+                if error == .proofKeyLost { await endSessionWithLostKey(session) }
                 // Offline is the auth server's state: the app's own API being unreachable says nothing about it.
                 if error == .network, Origin.url(request.url, isIn: backend.origins), let current,
                     current.refreshToken == session.refreshToken
@@ -227,7 +229,8 @@ extension SessionClient {
             // expired: authorize the next hop afresh rather than copy the header
             // (docs/PROTOCOL.md, "The server's clock").
             session = try await validSession()
-            next.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+            // Its own proof too, for its own method and URL: `sendObserved` signs each hop afresh.
+            next.setValue(authorization(for: session), forHTTPHeaderField: "Authorization")
             request = next
             hops += 1
         }
@@ -242,40 +245,12 @@ extension SessionClient {
         return data
     }
 
-    /// Sends through the transport, learning reachability from every answer
-    /// and the server's clock from the auth backend's own answers.
-    func sendObserved(_ request: URLRequest) async -> Result<(Data, HTTPURLResponse), SessionError> {
-        let answer: (Data, HTTPURLResponse)
-        let sentAt = clock.now
-        do {
-            answer = try await configuration.transport.send(request)
-        } catch {
-            return .failure(ResponseClassifier.transportError(error))
-        }
-        let now = clock.now
-        // Another host's clock (an API, a CDN) says nothing about when the auth server's tokens expire.
-        if !planted(.ignoreClockOffset), Origin.url(request.url, isIn: backend.origins),
-            machine.offset.observe(
-                dateHeader: answer.1.value(forHTTPHeaderField: "Date"), age: answer.1.value(forHTTPHeaderField: "Age"),
-                sentAt: sentAt, receivedAt: now)
-        {
-            logger.info("Estimated the server clock offset", metadata: ["seconds": "\(Int(machine.offset.seconds))"])
-            if let current { apply(machine.rescheduled(current, now: now)) }
-            await recordMovedClockOffset()
-        }
-        // Back online only when the auth server itself answered (a captive portal answers anything).
-        if isOffline, let current, !machine.isExpired(current, now: now), Origin.url(request.url, isIn: backend.origins) {
-            isOffline = false
-            broadcaster.set(.signedIn(current))
-            broadcaster.publish(.online)
-        }
-        return .success(answer)
-    }
-
     /// 401, or GoTrue's 403 for a bad or ended token; never the gateway's 403 `FORBIDDEN` nor a step-up.
     static func rejectsToken(_ response: HTTPURLResponse, _ data: Data) -> Bool {
         switch response.statusCode {
         case 401:
+            // The server's nonce, asked for again after the one retry: the proof's matter, never the token's.
+            if DPoPWire.asksForNonce(response, data) { return false }
             // A step-up (401 `insufficient_aal`) refuses the level, not the token: a refresh keeps the level, so
             // refreshing and retrying could only loop (docs/MFA.md).
             let body = ServerErrorBody.parse(data)

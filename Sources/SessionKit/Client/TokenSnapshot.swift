@@ -19,13 +19,19 @@ final class TokenSnapshot: @unchecked Sendable {
         /// The engine's `offline` flag: `send` beside the actor is for a client
         /// the auth server last answered (docs/PROTOCOL.md, "Requests beside the actor").
         let offline: Bool
+        /// The session is bound to the DPoP key: `Authorization: DPoP` (docs/DPOP.md).
+        let bound: Bool
 
-        init(accessToken: String, expiresAt: Date, leeway: TimeInterval, offsetSeconds: TimeInterval, offline: Bool = false) {
+        init(
+            accessToken: String, expiresAt: Date, leeway: TimeInterval, offsetSeconds: TimeInterval, offline: Bool = false,
+            bound: Bool = false
+        ) {
             self.accessToken = accessToken
             self.expiresAt = expiresAt
             self.leeway = leeway
             self.offsetSeconds = offsetSeconds
-            self.offline = offline
+                self.offline = offline
+            self.bound = bound
         }
 
         /// The same test as ``RefreshStateMachine/isExpired(_:now:)``, in the same
@@ -56,6 +62,16 @@ final class TokenSnapshot: @unchecked Sendable {
         lock.unlock()
         guard let value, !value.offline, !value.isExpired(now: now) else { return nil }
         return value.accessToken
+    }
+
+    /// What a proof for `token` needs, read with it: whether its session is
+    /// bound, and the clock offset. `nil` when the token is no longer the one held.
+    func proofContext(for token: String) -> (bound: Bool, offsetSeconds: TimeInterval)? {
+        lock.lock()
+        let value = self.value
+        lock.unlock()
+        guard let value, value.accessToken == token else { return nil }
+        return (value.bound, value.offsetSeconds)
     }
 
     func publish(_ newValue: Value?) {

@@ -54,4 +54,8 @@ enum PlantedDefect: String, Sendable, CaseIterable {
     /// rejection, so nothing refreshes and retries, and an ended session is
     /// never announced (issue 44).
     case fastPathSkipsRejection = "fast-path-skips-rejection"
+    /// A DPoP proof's `iat` from the device clock instead of the client's
+    /// estimate of the server's: a device hours off makes proofs the server
+    /// refuses, and every request fails (issue 43).
+    case dpopIATFromDeviceClock = "dpop-iat-from-device-clock"
 }

@@ -65,6 +65,8 @@ public struct DetectionRate: Sendable {
         return HarnessSabotage.all.filter { !seenElsewhere.contains($0.name) && !deviceDefects.contains($0.name) }
     }
 
-    /// The sabotages caught outside the app lives.
-    public static let seenElsewhere: Set<String> = ["install-before-persist", "no-jitter"]
+    /// The sabotages caught outside the app lives. `dpop-iat-from-device-clock`
+    /// (issue 43) is caught by the client's `DPoPClockTests` every time; out of the
+    /// matrix until the lives run DPoP sessions against a server that checks proofs.
+    public static let seenElsewhere: Set<String> = ["install-before-persist", "no-jitter", "dpop-iat-from-device-clock"]
 }
