@@ -16,6 +16,8 @@
 #   SMTPURLFuzz            SMTPConfiguration(url:)
 #   WebAuthnParsersFuzz    the hand-written CBOR decoder, COSE keys, authenticator data,
 #                          attestation objects and client data (passkeys, docs/PASSKEYS.md)
+#   DPoPProofFuzz          DPoP proofs (compact JWS, JOSE header, jwk, claims) and htu
+#                          normalisation (docs/DPOP.md); the signature check is swift-crypto's
 # PEM keys are not a target: the server hands PEM text straight to
 # swift-crypto (P256.Signing.PrivateKey(pemRepresentation:)), whose parser is
 # BoringSSL's and fuzzed upstream; what is ours around keys, JWK and JWKS
@@ -57,8 +59,12 @@ webauthn=$server/WebAuthn
 extra_WebAuthnParsersFuzz="$webauthn/CBORValue.swift $webauthn/CBORError.swift $webauthn/CBORDecoder.swift \
 $webauthn/COSEKey.swift $webauthn/WebAuthnError.swift $webauthn/AuthenticatorData.swift $webauthn/AttestationObject.swift \
 $webauthn/ClientData.swift Fuzz/FuzzCheck.swift"
+# The DPoP files say `import SessionCore`: as for ProviderResponseFuzz, the module is named so.
+module_DPoPProofFuzz=SessionCore
+dpop=$server/DPoP
+extra_DPoPProofFuzz="$dpop/DPoPError.swift $dpop/DPoPProof.swift $dpop/DPoPPublicKey.swift $dpop/DPoPURL.swift Fuzz/FuzzCheck.swift"
 for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz \
-  RedirectAllowListFuzz EmailInputFuzz ProviderResponseFuzz SMTPURLFuzz WebAuthnParsersFuzz; do
+  RedirectAllowListFuzz EmailInputFuzz ProviderResponseFuzz SMTPURLFuzz WebAuthnParsersFuzz DPoPProofFuzz; do
   extra_var="extra_$target"
   extra="${!extra_var:-}"
   core_var="core_$target"
@@ -68,7 +74,8 @@ for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz \
   module="${!module_var:-SessionCoreFuzz}"
   bin="$out/$target"
   if [ ! -x "$bin" ] || [ -n "$(find Fuzz/$target.swift $sources $extra -newer "$bin" 2>/dev/null | head -n 1)" ]; then
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" \
+    # -package-name: the server files it compiles declare some types `package` (for the benchmarks).
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$module" -package-name SessionKitFuzz \
       Fuzz/$target.swift $sources $extra -o "$bin" 2>"$out/$target.build.log" || { cat "$out/$target.build.log"; exit 1; }
   fi
   corpus="$out/corpus-$target"

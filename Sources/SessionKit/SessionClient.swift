@@ -46,7 +46,7 @@ public actor SessionClient {
     /// The single in-flight refresh.
     var inflight: RefreshFlight?
     var flightCounter: UInt64 = 0
-    var isOffline = false
+    var isOffline = false { didSet { if isOffline != oldValue { publishTokenSnapshot() } } }
     var isShutDown = false
     var timer: Task<Void, Never>?
     var writeRetryTask: Task<Void, Never>?

@@ -128,7 +128,18 @@ public struct AuthServer: Sendable {
 
     /// The middleware that applies the 401 contract with this server's keys and sessions.
     public var authMiddleware: AuthMiddleware<AuthRequestContext> {
-        AuthMiddleware(verifier: verifier, sessions: store, clock: configuration.clock, cache: tokenCache)
+        var middleware = AuthMiddleware<AuthRequestContext>(
+            verifier: verifier, sessions: store, clock: configuration.clock, cache: tokenCache)
+        middleware.dpop = dpopVerifier
+        return middleware
+    }
+
+    /// Checks DPoP proofs against this server's URL and the shared replay table (docs/DPOP.md).
+    var dpopVerifier: DPoPVerifier { DPoPVerifier(replay: store, externalURL: configuration.externalURL) }
+
+    /// The DPoP check of every route that answers a session.
+    var dpopGate: DPoPGate {
+        DPoPGate(verifier: dpopVerifier, required: configuration.requireDPoP, metrics: metrics, clock: configuration.clock)
     }
 
     /// All routes: `/auth/v1` (GoTrue), `/v1` (gateway), `/metrics`, `/openapi.yaml`.
@@ -144,10 +155,10 @@ public struct AuthServer: Sendable {
                 allowOrigin: .originBased,
                 allowHeaders: [
                     .accept, .authorization, .contentType, .origin, HTTPField.Name("apikey")!,
-                    HTTPField.Name("x-client-info")!, GoTrueError.apiVersionHeader,
+                    HTTPField.Name("x-client-info")!, GoTrueError.apiVersionHeader, DPoPGate.header,
                 ],
                 allowMethods: [.get, .post, .put, .patch, .delete, .head, .options],
-                exposedHeaders: ["X-Supabase-Api-Version", "Retry-After", "WWW-Authenticate"])))
+                exposedHeaders: ["X-Supabase-Api-Version", "Retry-After", "WWW-Authenticate", "DPoP-Nonce"])))
         let metricsAccess = MetricsAccess(token: configuration.metricsToken)
         router.get("metrics") { request, context in
             switch metricsAccess.decide(headers: request.headers, peer: context.peerIP) {
@@ -176,11 +187,11 @@ public struct AuthServer: Sendable {
             sessions: sessions, keyRing: keyRing,
             ipLimiter: limiters[.tokenIP], mailIPLimiter: limiters[.mailIP], userUpdateLimiter: limiters[.userUpdate],
             anonymousLimiter: limiters[.anonymousSignInIP],
-            authMiddleware: authMiddleware, oauth: oauth, codes: codes
+            authMiddleware: authMiddleware, oauth: oauth, codes: codes, dpop: dpopGate
         ).register(on: goTrue)
         FactorRoutes(
             factors: FactorService(sessions: sessions, codes: codes, kek: configuration.keyEncryptionKey ?? .embeddedDefault),
-            challengeLimiter: limiters[.mfaChallengeIP], verifyLimiter: limiters[.mfaVerifyIP]
+            challengeLimiter: limiters[.mfaChallengeIP], verifyLimiter: limiters[.mfaVerifyIP], dpop: dpopGate
         ).register(on: goTrue.group().add(middleware: authMiddleware))
         IdentityRoutes(oauth: oauth, limit: limiters[.tokenIP]).register(on: goTrue.group().add(middleware: authMiddleware))
         let admin = goTrue.group("admin").add(middleware: AdminMiddleware(verifier: verifier, clock: configuration.clock))
@@ -188,7 +199,8 @@ public struct AuthServer: Sendable {
         PasskeyRoutes(
             service: configuration.passkeys.map { PasskeyService(configuration: $0, sessions: sessions) },
             authMiddleware: authMiddleware,
-            optionsLimiter: limiters[.passkeyOptionsIP], association: configuration.appleAppSiteAssociation
+            optionsLimiter: limiters[.passkeyOptionsIP], association: configuration.appleAppSiteAssociation,
+            dpop: dpopGate
         ).register(on: goTrue, root: router)
         AdminRoutes(
             admin: AdminService(sessions: sessions), externalURL: configuration.externalURL,

@@ -62,6 +62,10 @@ public struct SimulationParameters: Sendable {
     public var staleKeyChance: Double = 0
     /// Per use: `/token` answers 500 for six hours while the app stays in the foreground (issue 31, row 2).
     public var outageChance: Double = 0
+    /// Whether the app's own API origin refuses one token it accepted before,
+    /// once per life (``AppOriginRejection``; the targeted world, issue 44): a 401
+    /// that `send` beside the client actor must hand to the engine.
+    public var appOriginRejection = false
     /// Whether lives also play device events (issue 31, rows 5–10: `DeviceEvent`).
     public var deviceEvents = true
     /// One life in this many plays one after its app life (every life in a device-events-only run).

@@ -36,6 +36,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Let a signed-in person link and unlink provider identities: GET /auth/v1/user/identities/authorize, DELETE /auth/v1/user/identities/{id}, grant_type=id_token with link_identity (env AUTH_SERVER_MANUAL_LINKING=on; default off, as GoTrue's SECURITY_MANUAL_LINKING_ENABLED). See docs/ACCOUNTS.md.")
     var manualLinking = false
 
+    @Flag(help: "Refuse every grant that starts or refreshes a session without a valid DPoP proof (env AUTH_SERVER_REQUIRE_DPOP=true; default off: proofs are optional and bind the session they come with). See docs/DPOP.md.")
+    var requireDpop = false
+
     @Option(help: "TOTP second factors: on (default) or off; off stops new enrolments, verified factors keep working (env AUTH_SERVER_MFA_TOTP).")
     var mfaTotp: String?
 
@@ -122,6 +125,7 @@ struct ServerOptions: ParsableArguments {
             overrides.mfaTOTP = mfaTotp
             overrides.anonymousSignIns = anonymousSignIns ? true : nil
             overrides.manualLinking = manualLinking ? true : nil
+            overrides.requireDPoP = requireDpop ? true : nil
             return try AuthServerConfiguration.resolve(passkeyOptions.applied(to: overrides))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)

@@ -14,10 +14,12 @@ import SessionCore
 /// to; anywhere else is ``SessionError/originNotAllowed``, nothing sent.
 extension SessionClient {
     static let maximumRedirects = 5
+    /// The statuses a redirect is followed on (and that `send` beside the actor hands to the actor).
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// The request to send next, or `nil` when `answer` is not a redirect to follow.
     func redirect(after request: URLRequest, answer: HTTPURLResponse, hops: Int) throws(SessionError) -> URLRequest? {
-        guard [301, 302, 303, 307, 308].contains(answer.statusCode),
+        guard Self.redirectStatuses.contains(answer.statusCode),
             let location = answer.value(forHTTPHeaderField: "Location"),
             let target = URL(string: location, relativeTo: request.url)?.absoluteURL
         else { return nil }

@@ -93,14 +93,15 @@ extension SessionClient {
         get async throws(SessionError) { try await validSession() }
     }
 
-    /// Republishes what ``accessToken()`` reads without the actor: called on
-    /// every change of `current` and of the refresh machine (its clock offset).
+    /// Republishes what ``accessToken()`` and ``send(_:)`` read without the actor:
+    /// called on every change of `current`, of the refresh machine (its clock
+    /// offset) and of the offline flag.
     func publishTokenSnapshot() {
         tokenSnapshot.publish(
             current.map { session in
                 TokenSnapshot.Value(
                     accessToken: session.accessToken, expiresAt: session.expiresAt,
-                    leeway: machine.leeway(for: session), offsetSeconds: machine.offset.seconds)
+                    leeway: machine.leeway(for: session), offsetSeconds: machine.offset.seconds, offline: isOffline)
             })
     }
 

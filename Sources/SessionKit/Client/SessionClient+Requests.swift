@@ -26,7 +26,13 @@ extension SessionClient {
     ///   freshly refreshed token is rejected with that code;
     ///   ``SessionError/notSignedIn``, a failed refresh's error, or
     ///   ``SessionError/network`` when no answer came.
-    public func send(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
+    ///
+    /// A request for one of ``SessionClientConfiguration/authorizedOrigins``
+    /// (not the auth backend's) with a valid token runs on the caller's
+    /// executor and does not enter the client actor unless its answer is
+    /// one the session acts on (a rejection, a redirect, no answer):
+    /// docs/PROTOCOL.md, "Requests beside the actor".
+    public nonisolated(nonsending) func send(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
         // The backend's origins always; the app's list adds to them (as for redirects).
         let allowed = (configuration.authorizedOrigins ?? []) + backend.origins
         guard Origin.url(request.url, isIn: allowed) else {
@@ -36,8 +42,26 @@ extension SessionClient {
         }
         var request = request
         backend.prepare(&request)
-        // The API's own answers (a 422 with its validation errors, a 403, a 500) are the app's, as with URLSession.
-        return try await authorizedSend(request, checked: false)
+        // As in `accessToken()`, every await below returns a value and the throw
+        // comes last, on the caller's executor (swiftlang/swift#88259).
+        let answer: Result<(Data, HTTPURLResponse), SessionError>
+        if let token = tokenBesideTheActor(for: request) {
+            answer = await sendBesideTheActor(request, token: token)
+        } else {
+            answer = await sendThroughTheActor(request)
+        }
+        return try answer.get()
+    }
+
+    /// `send` through the actor, as every request went before issue 44.
+    @inline(never)
+    func sendThroughTheActor(_ request: URLRequest) async -> Result<(Data, HTTPURLResponse), SessionError> {
+        do {
+            // The API's own answers (a 422 with its validation errors, a 403, a 500) are the app's, as with URLSession.
+            return .success(try await authorizedSend(request, checked: false))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The signed-in user, from the server.
@@ -101,7 +125,18 @@ extension SessionClient {
     ///   did not act on is returned as it came, not thrown.
     func authorizedSend(_ request: URLRequest, checked: Bool = true) async throws(SessionError) -> (Data, HTTPURLResponse) {
         var session = try await validSession()
-        let (data, response) = try await sendWithToken(request, session: &session)
+        let answer = try await sendWithToken(request, session: &session)
+        return try await settle(request, answer: answer, sentWith: session.accessToken, checked: checked)
+    }
+
+    /// What the session does with `answer`, the answer to `request` sent with
+    /// the access token `token`: a rejection forces one refresh (never
+    /// answered by `token`) and a retry. Shared by both of `send`'s paths, so a
+    /// rejection met beside the actor is handled exactly as one met on it.
+    func settle(
+        _ request: URLRequest, answer: (Data, HTTPURLResponse), sentWith token: String, checked: Bool
+    ) async throws(SessionError) -> (Data, HTTPURLResponse) {
+        let (data, response) = answer
         guard Self.rejectsToken(response, data) else { return checked ? try Self.check(data, response) : (data, response) }
         if planted(.signOutOnAny401) {
             await endSession(.silently)
@@ -109,7 +144,7 @@ extension SessionClient {
         }
 
         logger.info("The access token was rejected; refreshing once and retrying", metadata: ["status": "\(response.statusCode)"])
-        var refreshed = try await refreshSession(reason: .rejected(accessToken: session.accessToken))
+        var refreshed = try await refreshSession(reason: .rejected(accessToken: token))
         var (retryData, retryResponse) = try await sendWithToken(request, session: &refreshed)
         if Self.rejectsToken(retryResponse, retryData), machine.lastIssuedAccessToken != refreshed.accessToken {
             // That token came from the store (another process refreshed), not
@@ -166,10 +201,11 @@ extension SessionClient {
 
     /// Sends `request` with `session`'s access token, following redirects the
     /// client may follow; `session` ends as the one whose token the last hop carried.
-    private func sendWithToken(_ request: URLRequest, session: inout Session) async throws(SessionError) -> (Data, HTTPURLResponse) {
+    /// `hops`: redirects already followed to reach `request`.
+    func sendWithToken(_ request: URLRequest, session: inout Session, hops: Int = 0) async throws(SessionError) -> (Data, HTTPURLResponse) {
         var request = request
         request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
-        var hops = 0
+        var hops = hops
         while true {
             let answer: (Data, HTTPURLResponse)
             switch await sendObserved(request) {

@@ -16,6 +16,17 @@ final class TokenSnapshot: @unchecked Sendable {
         let leeway: TimeInterval
         /// Server time minus local time, as the actor's ``ServerClockOffset`` holds it.
         let offsetSeconds: TimeInterval
+        /// The engine's `offline` flag: `send` beside the actor is for a client
+        /// the auth server last answered (docs/PROTOCOL.md, "Requests beside the actor").
+        let offline: Bool
+
+        init(accessToken: String, expiresAt: Date, leeway: TimeInterval, offsetSeconds: TimeInterval, offline: Bool = false) {
+            self.accessToken = accessToken
+            self.expiresAt = expiresAt
+            self.leeway = leeway
+            self.offsetSeconds = offsetSeconds
+            self.offline = offline
+        }
 
         /// The same test as ``RefreshStateMachine/isExpired(_:now:)``, in the same
         /// arithmetic order, so the two never disagree at the boundary.
@@ -34,6 +45,16 @@ final class TokenSnapshot: @unchecked Sendable {
         let value = self.value
         lock.unlock()
         guard let value, !value.isExpired(now: now) else { return nil }
+        return value.accessToken
+    }
+
+    /// The token `send` may attach without the actor: as ``validToken(now:)``,
+    /// and nil while the engine is offline, so that state's requests go the way they always went.
+    func tokenBesideTheActor(now: Date) -> String? {
+        lock.lock()
+        let value = self.value
+        lock.unlock()
+        guard let value, !value.offline, !value.isExpired(now: now) else { return nil }
         return value.accessToken
     }
 

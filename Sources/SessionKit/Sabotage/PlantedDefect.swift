@@ -49,4 +49,9 @@ enum PlantedDefect: String, Sendable, CaseIterable {
     /// `restore()` with a session in memory keeps it without re-reading the
     /// store: an extension goes on with a person the app signed out (issue 31, row 7).
     case restoreKeepsMemory = "restore-keeps-memory"
+    /// `send` beside the actor (a request to the app's own API with a valid
+    /// token) hands a 401 straight to the app: the engine never sees the
+    /// rejection, so nothing refreshes and retries, and an ended session is
+    /// never announced (issue 44).
+    case fastPathSkipsRejection = "fast-path-skips-rejection"
 }

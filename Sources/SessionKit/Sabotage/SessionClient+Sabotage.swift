@@ -19,8 +19,9 @@ extension SessionClient {
 
     /// True when `defect` is planted in this client. Always `false` in a build
     /// without the `Sabotage` trait, so the checks cost nothing in an app.
+    /// Nonisolated: it reads only a `let`, and `send`'s path beside the actor asks it too.
     @inline(__always)
-    func planted(_ defect: PlantedDefect) -> Bool {
+    nonisolated func planted(_ defect: PlantedDefect) -> Bool {
         #if Sabotage
         return plantedDefect == defect
         #else

@@ -43,13 +43,14 @@ enum Bench {
 
     static func makeClient(
         baseURL: URL, store: any SessionStore, clock: any SessionClock, transport: any HTTPTransport,
-        leeway: TimeInterval = SessionDefaults.serverLeeway
+        leeway: TimeInterval = SessionDefaults.serverLeeway, authorizedOrigins: [URL]? = nil
     ) -> SessionClient {
-        SessionClient(
-            configuration: SessionClientConfiguration(
-                backend: .goTrue(url: baseURL, apiKey: "anon-key"), store: store, clock: clock, transport: transport,
-                launchValidation: .skip, leeway: leeway, jitter: .fixed(0), automaticRefresh: false,
-                logger: quietLogger("bench-client")))
+        var configuration = SessionClientConfiguration(
+            backend: .goTrue(url: baseURL, apiKey: "anon-key"), store: store, clock: clock, transport: transport,
+            launchValidation: .skip, leeway: leeway, jitter: .fixed(0), automaticRefresh: false,
+            logger: quietLogger("bench-client"))
+        configuration.authorizedOrigins = authorizedOrigins
+        return SessionClient(configuration: configuration)
     }
 
     /// A raw JSON request through `transport`.

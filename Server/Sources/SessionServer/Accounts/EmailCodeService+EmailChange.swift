@@ -93,7 +93,8 @@ extension EmailCodeService {
             return .firstConfirmed
         case .changed(let user, let session, let refreshToken, let sameSession):
             logger.info("Email address changed", metadata: ["user": "\(user.id)", "same_session": "\(sameSession)"])
-            let response = try await sessions.tokenResponse(user: user, session: session, refreshToken: refreshToken)
+            let response = try await sessions.tokenResponse(
+                user: user, session: session, refreshToken: refreshToken, binding: origin.dpopJKT)
             return .changed(response, sameSession: sameSession)
         case .changedWithoutSession(let user):
             logger.info("Email address changed", metadata: ["user": "\(user.id)", "same_session": "false"])

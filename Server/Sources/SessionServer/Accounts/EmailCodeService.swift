@@ -82,7 +82,7 @@ struct EmailCodeService: Sendable {
     {
         let redeemed = try await redeem(lookup, type: type, origin: origin, absoluteTTL: configuration.sessionAbsoluteTTL)
         return try await sessions.tokenResponse(
-            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
+            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken, binding: origin.dpopJKT)
     }
 
     /// What the store looks up for a presented code or link: a code is six

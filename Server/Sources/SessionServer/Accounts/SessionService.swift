@@ -39,6 +39,8 @@ public struct SessionService: Sendable {
     struct Origin: Sendable {
         var userAgent: String?
         var ip: String?
+        /// The thumbprint of the request's valid DPoP proof: the new session is bound to it (docs/DPOP.md).
+        var dpopJKT: String? = nil
     }
 
     func signUp(_ credentials: PasswordCredentials, origin: Origin) async throws -> TokenResponse {
@@ -88,8 +90,12 @@ public struct SessionService: Sendable {
         return user
     }
 
-    func refresh(_ refreshToken: String) async throws -> (TokenResponse, RefreshOutcome) {
+    /// - Parameters:
+    ///   - proof: the thumbprint of the request's valid DPoP proof, if one came.
+    ///   - ip: the client, for the audit entry of a refused proof.
+    func refresh(_ refreshToken: String, proof: String? = nil, ip: String? = nil) async throws -> (TokenResponse, RefreshOutcome) {
         guard !refreshToken.isEmpty, refreshToken.utf8.count <= 512 else { throw AuthError.refreshTokenNotFound }
+        try await requireBindingKept(refreshToken, proof: proof, ip: ip)
         let grant: RefreshGrant
         do {
             grant = try await store.rotate(refreshToken: refreshToken, now: clock.now, policy: policy) { family in
@@ -104,7 +110,8 @@ public struct SessionService: Sendable {
             throw error
         }
         metrics.refresh(outcome: grant.outcome.rawValue)
-        let response = try await tokenResponse(user: grant.user, session: grant.session, refreshToken: grant.refreshToken)
+        let response = try await tokenResponse(
+            user: grant.user, session: grant.session, refreshToken: grant.refreshToken, binding: proof)
         return (response, grant.outcome)
     }
 
@@ -135,15 +142,27 @@ public struct SessionService: Sendable {
             refreshTokenTTL: configuration.refreshTokenTTL, absoluteTTL: configuration.sessionAbsoluteTTL, method: method)
         var signedIn = user
         signedIn.lastSignInAt = now
-        return try await tokenResponse(user: signedIn, session: session, refreshToken: refreshToken)
+        return try await tokenResponse(user: signedIn, session: session, refreshToken: refreshToken, binding: origin.dpopJKT)
     }
 
-    func tokenResponse(user: UserRecord, session: SessionRecord, refreshToken: String) async throws -> TokenResponse {
+    /// The answer every route that hands out a session gives (GoTrue's shape).
+    ///
+    /// - Parameter binding: the thumbprint of the request's valid DPoP proof. An
+    ///   unbound session becomes bound to it; a bound one keeps its key, and its
+    ///   tokens carry that key's `cnf.jkt` whatever the request sent (docs/DPOP.md).
+    func tokenResponse(
+        user: UserRecord, session: SessionRecord, refreshToken: String, binding: String? = nil
+    ) async throws -> TokenResponse {
+        var session = session
+        if let binding, session.dpopJKT == nil {
+            session.dpopJKT = try await store.bindDPoP(sessionID: session.id, jkt: binding)
+        }
         let now = clock.now
         let (accessToken, expiresAt) = try await issuer.issue(
             userID: user.id, email: user.email, isAnonymous: user.isAnonymous, session: session, now: now)
         return TokenResponse(
-            accessToken: accessToken, expiresIn: Int(configuration.accessTokenTTL),
+            accessToken: accessToken, tokenType: session.dpopJKT == nil ? "bearer" : "DPoP",
+            expiresIn: Int(configuration.accessTokenTTL),
             expiresAt: Int(expiresAt.timeIntervalSince1970), refreshToken: refreshToken, user: user.sessionUser)
     }
 

@@ -15,6 +15,9 @@ public struct AuthenticatedIdentity: Sendable, Hashable {
     public let sessionID: String?
     /// The verified token.
     public let token: VerifiedAccessToken
+    /// The thumbprint of the key whose DPoP proof came with the token, checked by
+    /// ``AuthMiddleware`` (docs/DPOP.md); `nil` when no proof was sent.
+    public var dpopJKT: String? = nil
 }
 
 /// The request context of the auth server's own routes.

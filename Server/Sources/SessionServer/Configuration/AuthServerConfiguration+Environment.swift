@@ -68,6 +68,8 @@ public struct ConfigurationOverrides: Sendable {
     public var appleAppLinkPaths: String? = nil
     /// `true` turns anonymous sign-ins on (`--anonymous-sign-ins`).
     public var anonymousSignIns: Bool? = nil
+    /// `true` requires a DPoP proof on every grant (`--require-dpop`).
+    public var requireDPoP: Bool? = nil
     /// `true` turns identity linking on (`--manual-linking`).
     public var manualLinking: Bool? = nil
 
@@ -259,6 +261,7 @@ extension AuthServerConfiguration {
         try configuration.resolvePasskeys(flags, environment: environment)
         try configuration.resolveAnonymousSignIns(flags, environment: environment)
         try configuration.resolveManualLinking(flags, environment: environment)
+        try configuration.resolveDPoP(flags, environment: environment)
         return configuration
     }
 }

@@ -137,6 +137,9 @@ public struct AuthServerConfiguration: Sendable {
     /// `/user/identities/…` and `grant_type=id_token` with `link_identity` (`--manual-linking`,
     /// GoTrue's `SECURITY_MANUAL_LINKING_ENABLED`); off by default (docs/ACCOUNTS.md).
     public var manualLinking = false
+    /// Every grant that starts or refreshes a session needs a valid DPoP proof
+    /// (`--require-dpop`, docs/DPOP.md); off by default, so GoTrue clients keep working unbound.
+    public var requireDPoP = false
     /// What `/.well-known/apple-app-site-association` serves; `nil` answers 404.
     public var appleAppSiteAssociation: AppleAppSiteAssociation? = nil
 

@@ -24,6 +24,8 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case anonymousProviderDisabled, anonymousNotAllowed
         // Identity linking (AuthError+Linking.swift).
         case linkingRefused
+        // DPoP (AuthError+DPoP.swift).
+        case dpopProofInvalid
     }
 
     let kind: Kind

@@ -68,6 +68,12 @@ public struct GatewayError: HTTPResponseError, Sendable {
         case .webauthnChallengeNotFound, .webauthnChallengeExpired, .webauthnVerificationFailed, .webauthnCredentialExists,
             .tooManyPasskeys:
             self.init(status: .badRequest, code: .invalidRequest, message: error.message)
+        case .dpopProofInvalid:
+            // 401 on a resource, 400 on a grant (docs/DPOP.md); never an ended session.
+            let status = HTTPResponse.Status(code: error.goTrue?.status ?? 401)
+            var headers = HTTPFields()
+            if status == .unauthorized { headers[.wwwAuthenticate] = AuthError.dpopChallenge(error.message) }
+            self.init(status: status, code: GatewayErrorCode("DPOP_PROOF_REQUIRED"), message: error.message, headers: headers)
         case .databaseUnavailable:
             headers[.retryAfter] = String(error.retryAfter ?? 1)
             self.init(status: .serviceUnavailable, code: .internal, message: error.message, headers: headers)

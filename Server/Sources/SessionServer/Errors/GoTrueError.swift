@@ -15,6 +15,8 @@ public struct GoTrueError: HTTPResponseError, Sendable {
     public var headers: HTTPFields
     /// Why a password was refused (`weak_password.reasons`), which Supabase clients read.
     public var weakPasswordReasons: [String]?
+    /// The OAuth `error` a DPoP refusal also carries, with `error_description` (RFC 9449 §7.1, docs/DPOP.md).
+    public var oauthError: String?
 
     /// The header that selects the newer error shape.
     public static let apiVersionHeader = HTTPField.Name("X-Supabase-Api-Version")!
@@ -88,6 +90,10 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         // GoTrue's anonymous answers: internal/api/api.go (the /signup route) and auth.go (requireNotAnonymous).
         case .anonymousProviderDisabled: (status, code) = (.unprocessableContent, GoTrueErrorCode("anonymous_provider_disabled"))
         case .anonymousNotAllowed: (status, code) = (.forbidden, .noAuthorization)
+        case .dpopProofInvalid:
+            let (goTrueStatus, goTrueCode) = error.goTrue ?? (401, "invalid_dpop_proof")
+            (status, code) = (HTTPResponse.Status(code: goTrueStatus), GoTrueErrorCode(goTrueCode))
+            if goTrueStatus == 401 { headers[.wwwAuthenticate] = AuthError.dpopChallenge(error.message) }
         case .databaseUnavailable:
             (status, code) = (.serviceUnavailable, GoTrueErrorCode("service_unavailable"))
             if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }
@@ -102,6 +108,7 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         self.init(status: status, errorCode: code, message: message, headers: headers)
         if error.kind == .weakPassword { weakPasswordReasons = ["length"] }
         if error.kind == .passwordCharacters { weakPasswordReasons = ["characters"] }
+        if error.kind == .dpopProofInvalid { oauthError = code.rawValue }
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -111,6 +118,10 @@ public struct GoTrueError: HTTPResponseError, Sendable {
             ? ["code": errorCode.rawValue, "message": message]
             : ["code": status.code, "error_code": errorCode.rawValue, "msg": message]
         if let weakPasswordReasons { fields["weak_password"] = ["reasons": weakPasswordReasons] }
+        if let oauthError {
+            fields["error"] = oauthError
+            fields["error_description"] = message
+        }
         let body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"

@@ -2,10 +2,10 @@ import Foundation
 
 /// RFC 4648 base32 without padding: how TOTP secrets travel in `otpauth://` URIs
 /// and how people type them into authenticator apps.
-enum Base32 {
+package enum Base32 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         var output: [UInt8] = []
         var buffer: UInt32 = 0
         var bits = 0
@@ -22,7 +22,7 @@ enum Base32 {
     }
 
     /// The bytes of `text` (letters in either case, spaces and `=` ignored); `nil` for any other character.
-    static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var output: [UInt8] = []
         var buffer: UInt32 = 0
         var bits = 0

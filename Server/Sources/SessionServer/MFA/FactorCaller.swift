@@ -27,10 +27,10 @@ extension FactorService {
         try await challenge(factorID: factorID, identity: FactorCaller(identity), ip: ip)
     }
 
-    func verify(factorID: String, _ request: VerifyFactorRequest, identity: AuthenticatedIdentity, ip: String?)
-        async throws -> TokenResponse
-    {
-        try await verify(factorID: factorID, request, identity: FactorCaller(identity), ip: ip)
+    func verify(
+        factorID: String, _ request: VerifyFactorRequest, identity: AuthenticatedIdentity, ip: String?, binding: String? = nil
+    ) async throws -> TokenResponse {
+        try await verify(factorID: factorID, request, identity: FactorCaller(identity), ip: ip, binding: binding)
     }
 
     func unenroll(factorID: String, identity: AuthenticatedIdentity, ip: String?) async throws -> UnenrollFactorResponse {

@@ -71,7 +71,9 @@ struct FactorService: Sendable {
     ///
     /// Every code presented spends from the account's guessing budget, the one
     /// email codes spend (docs/EMAIL.md): a six-digit code is guessable only by many tries.
-    func verify(factorID: String, _ request: VerifyFactorRequest, identity: FactorCaller, ip: String?)
+    ///
+    /// - Parameter binding: the thumbprint of the request's valid DPoP proof (docs/DPOP.md).
+    func verify(factorID: String, _ request: VerifyFactorRequest, identity: FactorCaller, ip: String?, binding: String? = nil)
         async throws -> TokenResponse
     {
         guard !request.code.isEmpty else { throw AuthError.invalidRequest(field: "code", "Code needs to be non-empty") }
@@ -100,7 +102,7 @@ struct FactorService: Sendable {
                 kek: kek),
             now: now)
         return try await sessions.tokenResponse(
-            user: verification.user, session: verification.session, refreshToken: verification.refreshToken)
+            user: verification.user, session: verification.session, refreshToken: verification.refreshToken, binding: binding)
     }
 
     /// Removes one of the caller's factors; a verified one needs an `aal2` session (GoTrue: 422 `insufficient_aal`).

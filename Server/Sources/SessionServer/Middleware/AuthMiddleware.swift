@@ -28,6 +28,8 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
     let cache: VerifiedTokenCache?
     /// Whether the routes behind it need a verified second factor (`aal2`).
     public var requiresAAL2 = false
+    /// Checks DPoP proofs (docs/DPOP.md); `nil` refuses every DPoP-bound token, as it cannot check one.
+    var dpop: DPoPVerifier? = nil
 
     /// - Parameters:
     ///   - verifier: checks signatures and claims (local keys or a remote JWKS).
@@ -47,9 +49,11 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let token = try Self.bearerToken(in: request.headers)
+        let (scheme, token) = try Self.credentials(in: request.headers)
         let now = clock.now
         let verified = try await verify(token, now: now)
+        // Every request, cached token or not: a proof belongs to the request (docs/DPOP.md).
+        let jkt = try await checkProof(request, scheme: scheme, token: token, verified: verified, now: now)
         if let sessions {
             guard let sessionID = verified.sessionID else {
                 throw AuthError.authRequired("token has no session_id", credentialsSent: true)
@@ -66,7 +70,8 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
         // After the session check: an ended session is SESSION_EXPIRED, never a step-up.
         if requiresAAL2, !verified.isAAL2 { throw AuthError.insufficientAAL(status: 403, GatewayError.mfaRequiredMessage) }
         var context = context
-        context.identity = AuthenticatedIdentity(userID: verified.userID, sessionID: verified.sessionID, token: verified)
+        context.identity = AuthenticatedIdentity(
+            userID: verified.userID, sessionID: verified.sessionID, token: verified, dpopJKT: jkt)
         return try await next(request, context)
     }
 
@@ -111,24 +116,35 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
     ///
     /// - Throws: ``AuthError/authRequired(_:credentialsSent:)``; `credentialsSent` is true whenever a header was present.
     static func bearerToken(in headers: HTTPFields) throws -> String {
-        guard var value = headers[.authorization] else {
-            throw AuthError.authRequired("no credentials", credentialsSent: false)
-        }
-        let token = value.withUTF8 { bytes in
-            Self.tokenRange(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
-        }
-        guard let token else {
-            throw AuthError.authRequired("the Authorization header is not a Bearer token", credentialsSent: true)
-        }
+        let (scheme, token) = try credentials(in: headers, schemes: [.bearer])
+        assert(scheme == .bearer)
         return token
     }
 
-    /// Where the token lies in the bytes of `Bearer <token>`; nil when they are anything else.
-    private static func tokenRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    /// The scheme and token of `Authorization: Bearer …` or `Authorization: DPoP …` (RFC 9449 §7.1).
+    static func credentials(
+        in headers: HTTPFields, schemes: [CredentialScheme] = [.bearer, .dpop]
+    ) throws -> (CredentialScheme, String) {
+        guard var value = headers[.authorization] else {
+            throw AuthError.authRequired("no credentials", credentialsSent: false)
+        }
+        for scheme in schemes {
+            let token = value.withUTF8 { bytes in
+                Self.tokenRange(in: bytes, scheme: scheme.rawValue).map {
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+                }
+            }
+            if let token { return (scheme, token) }
+        }
+        throw AuthError.authRequired("the Authorization header is not a Bearer token", credentialsSent: true)
+    }
+
+    /// Where the token lies in the bytes of `<scheme> <token>` (`scheme` lowercase); nil when they are anything else.
+    private static func tokenRange(in bytes: UnsafeBufferPointer<UInt8>, scheme: String) -> Range<Int>? {
         let space = UInt8(ascii: " ")
         guard let schemeStart = bytes.firstIndex(where: { $0 != space }),
               let schemeEnd = bytes[schemeStart...].firstIndex(of: space),
-              bytes[schemeStart..<schemeEnd].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
+              bytes[schemeStart..<schemeEnd].elementsEqual(scheme.utf8, by: { $0 | 0x20 == $1 }),
               let tokenStart = bytes[schemeEnd...].firstIndex(where: { $0 != space })
         else { return nil }
         let tokenEnd = bytes[tokenStart...].firstIndex(of: space) ?? bytes.endIndex

@@ -158,7 +158,7 @@ struct OAuthService: Sendable {
         let redeemed = try await redeemCode(
             body, origin: origin, absoluteTTL: configuration.sessionAbsoluteTTL, linkSwap: sessions.policy.keyEncryptionKey)
         return try await sessions.tokenResponse(
-            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken)
+            user: redeemed.user, session: redeemed.session, refreshToken: redeemed.refreshToken, binding: origin.dpopJKT)
     }
 
     /// Redeems a one-time code for a new session row, once (the account page

@@ -16,6 +16,8 @@ struct EmailRoutes: Sendable {
     let origin: @Sendable (Request, AuthRequestContext) -> SessionService.Origin
     /// The request's own valid access token, if it carries one (EmailRoutes+EmailChange.swift).
     var bearer: @Sendable (Request) async throws -> AuthenticatedIdentity? = { _ in nil }
+    /// The request's DPoP binding for a session it is answered (docs/DPOP.md), checked before the code is spent.
+    var binding: @Sendable (Request) async throws -> String? = { _ in nil }
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.post("otp") { request, context in
@@ -47,7 +49,9 @@ struct EmailRoutes: Sendable {
             let body = try await RequestDecoding.decode(VerifyRequest.self, from: request)
             if body.type == "email_change" { return try await verifyEmailChange(body, request, context) }
             let type = try VerifyType(parsing: body.type)
-            return try JSONResponse.make(try await codes.verify(Self.lookup(body), type: type, origin: origin(request, context)))
+            var origin = origin(request, context)
+            origin.dpopJKT = try await binding(request)
+            return try JSONResponse.make(try await codes.verify(Self.lookup(body), type: type, origin: origin))
         }
         registerResend(on: group)
         group.get("verify") { request, _ in

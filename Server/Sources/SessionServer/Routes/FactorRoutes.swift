@@ -9,6 +9,8 @@ struct FactorRoutes: Sendable {
     /// Per client IP: GoTrue limits challenges and verifications on top of the account's guessing budget.
     let challengeLimiter: any RateLimiting
     let verifyLimiter: any RateLimiting
+    /// DPoP binding of the session the verify answers (docs/DPOP.md); `nil` binds nothing.
+    var dpop: DPoPGate? = nil
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.post("factors") { request, context in
@@ -28,8 +30,10 @@ struct FactorRoutes: Sendable {
             try await limit(verifyLimiter, request, context)
             let id = try context.parameters.require("factor_id")
             let body = try await RequestDecoding.decode(VerifyFactorRequest.self, from: request)
+            // AuthMiddleware checked the proof (with the token's ath): one check per request, or its jti replays.
+            let binding = try dpop?.grantBinding(verifiedByMiddleware: identity.dpopJKT)
             return try JSONResponse.make(
-                try await factors.verify(factorID: id, body, identity: identity, ip: clientIP(request, context)))
+                try await factors.verify(factorID: id, body, identity: identity, ip: clientIP(request, context), binding: binding))
         }
         group.delete("factors/:factor_id") { request, context in
             let identity = try context.requireIdentity()

@@ -19,6 +19,8 @@ struct GoTrueRoutes: Sendable {
     let authMiddleware: AuthMiddleware<AuthRequestContext>
     let oauth: OAuthService
     let codes: EmailCodeService
+    /// DPoP proofs of the grants (docs/DPOP.md).
+    let dpop: DPoPGate
 
     func register(on group: RouterGroup<AuthRequestContext>) {
         group.get("health") { _, _ in
@@ -30,14 +32,15 @@ struct GoTrueRoutes: Sendable {
         let settings = Settings(
             providers: oauth.configuration.oauthProviders.map(\.name) + (oauth.apple == nil ? [] : ["apple"]),
             mailerAutoconfirm: sessions.configuration.mailerAutoconfirm,
-            anonymousUsers: sessions.configuration.anonymousSignIns)
+            anonymousUsers: sessions.configuration.anonymousSignIns, dpopRequired: dpop.required)
         group.get("settings") { _, _ in try JSONResponse.make(settings) }
         let email = EmailRoutes(
             codes: codes, externalURL: oauth.configuration.externalURL, redirects: oauth.configuration.redirectAllowList,
             limit: { request, context in try await limitByIP(request, context) },
             mailLimit: { request, context in try await limitMailByIP(request, context) },
             origin: { request, context in origin(request, context) },
-            bearer: { request in try await optionalBearer(request) }
+            bearer: { request in try await optionalBearer(request) },
+            binding: { request in try await dpop.grantBinding(request) }
         )
         group.get(".well-known/jwks.json") { _, _ in try JSONResponse.make(try await keyRing.jwks()) }
         group.post("signup") { request, context in
@@ -46,7 +49,8 @@ struct GoTrueRoutes: Sendable {
             if body.isAnonymous { return try await signUpAnonymously(body, request, context) }
             let credentials = try body.passwordCredentials()
             if sessions.configuration.mailerAutoconfirm {
-                return try JSONResponse.make(try await sessions.signUp(credentials, origin: origin(request, context)))
+                let origin = origin(request, context, dpop: try await dpop.grantBinding(request))
+                return try JSONResponse.make(try await sessions.signUp(credentials, origin: origin))
             }
             try await limitMailByIP(request, context)
             return try JSONResponse.make(try await codes.signUpUnconfirmed(credentials, link: try email.link(request)))
@@ -107,7 +111,8 @@ struct GoTrueRoutes: Sendable {
         if case .limited(let seconds) = try await anonymousLimiter.attempt(context.clientRateLimitKey) {
             throw AuthError.rateLimited(retryAfter: seconds)
         }
-        return try JSONResponse.make(try await sessions.signInAnonymously(metadata: body.data ?? [:], origin: origin(request, context)))
+        let origin = origin(request, context, dpop: try await dpop.grantBinding(request))
+        return try JSONResponse.make(try await sessions.signInAnonymously(metadata: body.data ?? [:], origin: origin))
     }
 
     /// Mails the signed-in user a nonce for a sensitive change (docs/EMAIL.md, "Re-authentication").
@@ -129,20 +134,24 @@ struct GoTrueRoutes: Sendable {
         switch request.uri.queryParameters.get("grant_type") {
         case "password":
             let body = try await RequestDecoding.decode(PasswordCredentials.self, from: request)
-            return try JSONResponse.make(
-                try await sessions.signIn(email: body.email, password: body.password, origin: origin(request, context)))
+            let origin = origin(request, context, dpop: try await dpop.grantBinding(request))
+            return try JSONResponse.make(try await sessions.signIn(email: body.email, password: body.password, origin: origin))
         case "refresh_token":
             let body = try await RequestDecoding.decode(RefreshTokenRequest.self, from: request)
-            let (response, outcome) = try await sessions.refresh(body.refreshToken)
+            let proof = try await dpop.grantBinding(request)
+            let (response, outcome) = try await sessions.refresh(body.refreshToken, proof: proof, ip: clientIP(request, context))
             context.logger.debug("Refreshed", metadata: ["outcome": "\(outcome.rawValue)"])
             return try JSONResponse.make(response)
         case "id_token":
             let body = try await RequestDecoding.decode(IDTokenGrantBody.self, from: request)
+            // A link answers the bearer's own session: AuthMiddleware checks its proof, once.
             if body.linkIdentity == true { return try await linkIDToken(body.request, request, context) }
-            return try JSONResponse.make(try await oauth.signIn(with: body.request, origin: origin(request, context)))
+            let origin = origin(request, context, dpop: try await dpop.grantBinding(request))
+            return try JSONResponse.make(try await oauth.signIn(with: body.request, origin: origin))
         case "pkce":
             let body = try await RequestDecoding.decode(PKCETokenRequest.self, from: request)
-            return try JSONResponse.make(try await oauth.exchangeCode(body, origin: origin(request, context)))
+            let origin = origin(request, context, dpop: try await dpop.grantBinding(request))
+            return try JSONResponse.make(try await oauth.exchangeCode(body, origin: origin))
         default:
             throw AuthError.unsupportedGrantType
         }
@@ -196,8 +205,8 @@ struct GoTrueRoutes: Sendable {
         return user.sessionUser
     }
 
-    private func origin(_ request: Request, _ context: AuthRequestContext) -> SessionService.Origin {
-        SessionService.Origin(userAgent: request.headers[.userAgent], ip: clientIP(request, context))
+    private func origin(_ request: Request, _ context: AuthRequestContext, dpop: String? = nil) -> SessionService.Origin {
+        SessionService.Origin(userAgent: request.headers[.userAgent], ip: clientIP(request, context), dpopJKT: dpop)
     }
 
     /// The client's address, as ``ClientAddressMiddleware`` resolved it.
@@ -242,9 +251,13 @@ struct Settings: Sendable, Encodable {
     var phoneAutoconfirm = false
     var smsProvider = ""
     var samlEnabled = false
+    /// `--require-dpop` (docs/DPOP.md).
+    var dpopRequired = false
 
     enum CodingKeys: String, CodingKey {
         case external
+        case dpopRequired = "dpop_required"
+        case dpopAlgorithms = "dpop_signing_alg_values_supported"
         case disableSignup = "disable_signup"
         case mailerAutoconfirm = "mailer_autoconfirm"
         case phoneAutoconfirm = "phone_autoconfirm"
@@ -262,5 +275,7 @@ struct Settings: Sendable, Encodable {
         try c.encode(phoneAutoconfirm, forKey: .phoneAutoconfirm)
         try c.encode(smsProvider, forKey: .smsProvider)
         try c.encode(samlEnabled, forKey: .samlEnabled)
+        try c.encode(["ES256"], forKey: .dpopAlgorithms)
+        try c.encode(dpopRequired, forKey: .dpopRequired)
     }
 }

@@ -1649,7 +1649,14 @@ components:
       required: [access_token, token_type, expires_in, refresh_token, user]
       properties:
         access_token: { type: string }
-        token_type: { type: string, enum: [bearer] }
+        token_type:
+          type: string
+          enum: [bearer, DPoP]
+          description: |
+            `DPoP` when the session is bound to the key of the request's `DPoP`
+            proof (RFC 9449, docs/DPOP.md): its access tokens carry `cnf.jkt`,
+            are sent as `Authorization: DPoP <token>` with a proof, and it
+            refreshes only with a proof by the same key.
         expires_in: { type: integer }
         expires_at: { type: integer }
         refresh_token: { type: string }
@@ -1781,7 +1788,7 @@ components:
           properties:
             code:
               type: string
-              description: SESSION_EXPIRED, AUTH_REQUIRED, FORBIDDEN, INVALID_REQUEST, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, …
+              description: SESSION_EXPIRED, AUTH_REQUIRED, FORBIDDEN, INVALID_REQUEST, NOT_FOUND, CONFLICT, RATE_LIMITED, INTERNAL, DPOP_PROOF_REQUIRED (a DPoP-bound token sent as Bearer or without a valid proof, docs/DPOP.md), …
             message: { type: string }
     GoTrueError:
       type: object
@@ -1792,9 +1799,17 @@ components:
           oneOf:
             - { type: integer }
             - { type: string }
-        error_code: { type: string }
+        error_code:
+          type: string
+          description: |
+            GoTrue's code; `invalid_dpop_proof` for a refused DPoP proof (400 on a
+            grant, 401 with `WWW-Authenticate: DPoP …` on a resource, docs/DPOP.md).
         msg: { type: string }
         message: { type: string }
+        error:
+          type: string
+          description: The OAuth error a DPoP refusal also carries (`invalid_dpop_proof`).
+        error_description: { type: string }
         weak_password:
           type: object
           properties:
@@ -1816,6 +1831,13 @@ components:
         phone_autoconfirm: { type: boolean }
         sms_provider: { type: string }
         saml_enabled: { type: boolean }
+        dpop_signing_alg_values_supported:
+          type: array
+          description: DPoP proof algorithms accepted (docs/DPOP.md); always `[ES256]`.
+          items: { type: string }
+        dpop_required:
+          type: boolean
+          description: Whether every grant needs a DPoP proof (`--require-dpop`).
     JWKS:
       type: object
       required: [keys]

@@ -14,6 +14,8 @@ struct PasskeyRoutes: Sendable {
     /// `POST /passkeys/authentication/options` per client IP (GoTrue's 30 a minute).
     let optionsLimiter: any RateLimiting
     let association: AppleAppSiteAssociation?
+    /// DPoP binding of the session a passkey sign-in answers (docs/DPOP.md).
+    var dpop: DPoPGate? = nil
 
     func register(on goTrue: RouterGroup<AuthRequestContext>, root: Router<AuthRequestContext>) {
         // Always routed, so the route list is the same whatever the configuration (docs/SERVER.md).
@@ -33,7 +35,8 @@ struct PasskeyRoutes: Sendable {
         }
         group.post("authentication/verify") { request, context in
             let body = try await RequestDecoding.decode(PasskeyWire.VerifyRequest.self, from: request)
-            let origin = SessionService.Origin(userAgent: request.headers[.userAgent], ip: context.clientIP)
+            let origin = SessionService.Origin(
+                userAgent: request.headers[.userAgent], ip: context.clientIP, dpopJKT: try await dpop?.grantBinding(request))
             return try JSONResponse.make(try await enabled().signIn(body, origin: origin))
         }
         let bearer = group.group().add(middleware: authMiddleware)

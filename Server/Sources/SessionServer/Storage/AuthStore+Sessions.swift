@@ -11,7 +11,8 @@ extension AuthStore {
             userAgent: try row.optionalString("user_agent"), ip: try row.optionalString("ip"),
             activeTokenHash: try row.optionalString("active_token_hash"),
             authMethod: try row.optionalString("auth_method"), aal: try row.optionalString("aal"),
-            mfaVerifiedAt: try row.optionalDate("mfa_verified_at"), factorID: try row.optionalString("factor_id"))
+            mfaVerifiedAt: try row.optionalDate("mfa_verified_at"), factorID: try row.optionalString("factor_id"),
+            dpopJKT: try row.optionalString("dpop_jkt"))
     }
 
     static func refreshToken(from row: any SQLRow) throws -> RefreshTokenRecord {
@@ -207,6 +208,7 @@ extension AuthStore {
             // Signed-out-by-expiry pages and consoles (issue 29, item 8): nothing else deletes them.
             _ = try await Self.pruneWebSessions(before: now, on: db)
             try await Self.pruneUnverifiedFactors(before: now, on: db)
+            try await Self.pruneDPoPProofs(before: now, on: db)
             return expired.count
         }
     }

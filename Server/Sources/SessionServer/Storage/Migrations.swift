@@ -50,6 +50,7 @@ enum Migrations {
             "CREATE INDEX IF NOT EXISTS rate_limits_window_start ON rate_limits (window_start)",
         ] + emailCodeSteps(f) + adminSteps(f) + boundSteps(f)
         return base + securityRoundSteps(f) + mfaSteps(f) + passkeySteps(f) + anonymousSteps(f) + linkingSteps(f) + emailChangeSteps(f)
+            + dpopSteps(f)
             + growthIndexSteps(f)
     }
 

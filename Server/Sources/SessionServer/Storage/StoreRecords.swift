@@ -131,6 +131,8 @@ public struct SessionRecord: Sendable, Hashable {
     public var mfaVerifiedAt: Date? = nil
     /// The factor verified, so removing it lowers the session back to `aal1`.
     public var factorID: String? = nil
+    /// The RFC 7638 thumbprint of the key the session is bound to (docs/DPOP.md); `nil` when unbound.
+    public var dpopJKT: String? = nil
 
     /// The session's authenticator assurance level, as tokens carry it.
     public var assuranceLevel: String { aal ?? "aal1" }

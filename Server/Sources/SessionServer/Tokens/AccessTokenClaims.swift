@@ -14,9 +14,11 @@ struct AccessTokenClaims: Sendable, Encodable {
     /// How and when the session signed in, as Supabase writes it; a refresh keeps it.
     var amr: [AuthenticationMethodReference]
     var isAnonymous = false
+    /// `{"jkt": …}` for a DPoP-bound session (RFC 9449 §6.1); absent when unbound.
+    var cnf: Confirmation? = nil
 
     enum CodingKeys: String, CodingKey {
-        case sub, aud, role, exp, iat, iss, email, aal, amr
+        case sub, aud, role, exp, iat, iss, email, aal, amr, cnf
         case sessionID = "session_id"
         case isAnonymous = "is_anonymous"
     }
@@ -34,4 +36,9 @@ struct AccessTokenHeader: Sendable, Codable {
     var alg: String
     var kid: String?
     var typ: String?
+}
+
+/// The `cnf` claim: the thumbprint of the key a token is bound to (RFC 7800, RFC 9449 §6.1).
+struct Confirmation: Sendable, Codable, Hashable {
+    var jkt: String?
 }

@@ -21,7 +21,7 @@ struct AccessTokenIssuer: Sendable {
             sub: userID, aud: audience, role: "authenticated", exp: expiresAt, iat: issuedAt, iss: issuer,
             // GoTrue writes an empty email claim for users without one; clients expect the key.
             sessionID: session.id, email: email ?? "", aal: session.assuranceLevel, amr: Self.amr(of: session),
-            isAnonymous: isAnonymous)
+            isAnonymous: isAnonymous, cnf: session.dpopJKT.map { Confirmation(jkt: $0) })
         return (try Self.sign(claims, with: key), Date(timeIntervalSince1970: TimeInterval(expiresAt)))
     }
 

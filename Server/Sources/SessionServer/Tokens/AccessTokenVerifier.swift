@@ -98,9 +98,10 @@ public struct AccessTokenVerifier: Sendable {
         }
         try checkClaims(claims, now: now)
         guard let sub = claims.sub, !sub.isEmpty else { throw reject("token has no sub") }
+        let extra = AssuranceClaim.decode(payloadData)
         return VerifiedAccessToken(
             userID: sub, sessionID: claims.sessionId, email: claims.email, claims: claims, keyID: kid,
-            aal: AssuranceClaim.read(from: payloadData))
+            aal: extra.aal, confirmationJKT: extra.jkt)
     }
 
     private func checkClaims(_ claims: JWTClaims, now: Date) throws {

@@ -48,6 +48,12 @@ public struct ServerMetrics: Sendable {
         Counter(label: "auth_refresh_reuse_detected_total", factory: factory).increment()
     }
 
+    /// A DPoP proof refused, by reason (`missing`, `key_mismatch`, `jti`…): `missing` and
+    /// `key_mismatch` on a bound refresh are possible thefts (docs/DPOP.md).
+    func dpopRefused(reason: String) {
+        Counter(label: "auth_dpop_proofs_refused_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
     func unauthorized(code: String) {
         Counter(label: "auth_unauthorized_total", dimensions: [("code", code)], factory: factory).increment()
     }

@@ -4,9 +4,9 @@
 ///
 /// Parsing is separate from verification (``COSEKey/isValidSignature(_:for:)``
 /// in COSEKey+Verification.swift), so the parser builds with Foundation alone and is fuzzed.
-struct COSEKey: Sendable, Hashable {
+package struct COSEKey: Sendable, Hashable {
     /// COSE algorithm identifiers (IANA "COSE Algorithms").
-    enum Algorithm: Int, Sendable, Hashable, CaseIterable {
+    package enum Algorithm: Int, Sendable, Hashable, CaseIterable {
         case es256 = -7
         case edDSA = -8
     }
@@ -15,7 +15,7 @@ struct COSEKey: Sendable, Hashable {
     /// ES256: the point's `x` and `y`, 32 bytes each (64); EdDSA: the 32-byte Ed25519 key.
     let publicKey: [UInt8]
 
-    init(algorithm: Algorithm, publicKey: [UInt8]) {
+    package init(algorithm: Algorithm, publicKey: [UInt8]) {
         self.algorithm = algorithm
         self.publicKey = publicKey
     }

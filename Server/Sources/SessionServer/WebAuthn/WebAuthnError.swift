@@ -1,8 +1,8 @@
 /// Why a WebAuthn credential, assertion or one of their parts was refused.
 /// The message names the check (WebAuthn Level 3 §7) and is safe to show:
 /// it never holds a key, a signature or a challenge.
-struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible {
-    let description: String
+package struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) { self.description = description }
 

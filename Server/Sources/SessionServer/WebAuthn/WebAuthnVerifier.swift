@@ -6,13 +6,20 @@ import SessionCore
 /// (WebAuthn Level 3 §7.1 and §7.2), as pure functions of what the client
 /// sent and what the server expects. Storage (the challenge's single use,
 /// the credential's owner and counter) is the caller's: ``PasskeyService``.
-struct WebAuthnVerifier: Sendable {
+package struct WebAuthnVerifier: Sendable {
     /// The RP ID: the domain passkeys are bound to (`example.com`).
     var rpID: String
     /// The origins a ceremony may run at: web origins, and apps' origins.
     var origins: [String]
     /// The algorithms offered in `pubKeyCredParams`; a credential of another is refused.
-    var algorithms: [COSEKey.Algorithm] = [.es256, .edDSA]
+    var algorithms: [COSEKey.Algorithm]
+
+    // `package`, not internal: the benchmarks (item 9) time an assertion beside a raw ES256 verify.
+    package init(rpID: String, origins: [String], algorithms: [COSEKey.Algorithm] = [.es256, .edDSA]) {
+        self.rpID = rpID
+        self.origins = origins
+        self.algorithms = algorithms
+    }
 
     /// What a verified registration creates.
     struct Registration: Sendable, Hashable {
@@ -26,9 +33,9 @@ struct WebAuthnVerifier: Sendable {
     }
 
     /// What a verified assertion reports.
-    struct Assertion: Sendable, Hashable {
-        var signCount: UInt32
-        var backedUp: Bool
+    package struct Assertion: Sendable, Hashable {
+        package var signCount: UInt32
+        package var backedUp: Bool
     }
 
     /// §7.1: checks a `navigator.credentials.create()` response against the challenge the server issued.
@@ -68,7 +75,7 @@ struct WebAuthnVerifier: Sendable {
     /// - Parameters:
     ///   - storedSignCount: the counter last seen; a nonzero counter must grow (§6.1.1).
     ///   - storedBackupEligible: BE never changes for a credential (§7.2 step 21).
-    func verifyAssertion(
+    package func verifyAssertion(
         clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], challenge: [UInt8],
         publicKey: COSEKey, storedSignCount: UInt32, storedBackupEligible: Bool
     ) throws(WebAuthnError) -> Assertion {

@@ -41,6 +41,9 @@ public struct ChaosMiddleware: TransportMiddleware {
         if case .jwt(let exp?) = bearer { network.sentToken(expiringAt: exp, serverNow: serverNow, by: process) }
 
         var request = request
+        // The app's own origin (``AppAPIOrigin``): its `Date` teaches the client nothing (docs/PROTOCOL.md).
+        let toAppOrigin = request.value(forHTTPHeaderField: AppAPIOrigin.marker) != nil
+        request.setValue(nil, forHTTPHeaderField: AppAPIOrigin.marker)
         let presented = Self.presentedRefreshToken(request)
         let sent = Self.describe(request, presented: presented, bearer: bearer, serverNow: serverNow)
         if presented != nil, process.takeRefreshKill() {
@@ -81,7 +84,7 @@ public struct ChaosMiddleware: TransportMiddleware {
             if let presented { network.answers.lost(presenting: presented) }
             throw error
         }
-        network.answered(process)
+        if !toAppOrigin { network.answered(process) }
         network.trace.note(
             "\(process.label) \(sent)\(drawn.map { " [\($0.rawValue)]" } ?? "") answered \(answer.1.statusCode)"
                 + (answer.1.statusCode >= 400 ? " \(String(decoding: answer.0.prefix(120), as: UTF8.self))" : ""))

@@ -30,6 +30,9 @@ public struct FieldReport: Sendable {
     /// 401s of the stale resource reaching the app (allowed: the session is kept).
     public var staleKeyUnauthorized = 0
 
+    /// Issue 44: whether the app's own origin answered the life's one 401 (``AppOriginRejection``).
+    public var appOriginRejected = false
+
     /// Row 2: outages lived through, refreshes sent during them, the worst rate and the slowest recovery.
     public var outages = 0
     public var outageCalls = 0
@@ -101,5 +104,6 @@ extension AppLife {
         let counts = field.staleKeys.counts
         report.field.staleKeyRejections = counts.rejections
         report.field.staleKeyRefreshes = counts.refreshes
+        report.field.appOriginRejected = appOriginRejection.wasAnswered
     }
 }

@@ -31,5 +31,6 @@ extension SimulationReport {
             + String(
                 format: "6 h /token outages %d: refreshes per foreground hour %.1f mean, %.1f worst; slowest recovery %.0f s",
                 outages, meanRate, worstRate, worstRecovery)
+            + "; lives that met the app origin's one 401 \(lives.filter(\.field.appOriginRejected).count) of \(lives.count)"
     }
 }

@@ -9,7 +9,8 @@
 /// this world puts the defects' preconditions in every life instead: an
 /// extension in every life that also runs while the app is suspended,
 /// several processes at expiry, answers lost after the server committed
-/// (kills mid-refresh and mid-write, more faults), and more genuine ends.
+/// (kills mid-refresh and mid-write, more faults), more genuine ends, and
+/// one 401 on the app's own origin (``AppOriginRejection``).
 extension SimulationParameters {
     /// The adversarial world with every defect's precondition made frequent.
     public mutating func makeTargeted() {
@@ -24,6 +25,7 @@ extension SimulationParameters {
         staleKeyChance = 0.15
         outageChance = 0.03
         faultRate = max(faultRate, 0.2)
+        appOriginRejection = true
     }
 
     /// The CI size of the targeted world: what `ChaosSimulationSabotageTests`

@@ -23,18 +23,29 @@ extension AppLife {
         // Some servers (and proxies that strip it) send no `Date`: the client then cannot learn the clock.
         if network.sendsDate { middlewares.append(ServerDateMiddleware(serverClock: world.serverClock)) }
         middlewares.insert(contentsOf: fieldMiddlewares() + anonymousMiddlewares(), at: 0)
+        // Outermost: the app's own API origin becomes the proxy's before anything below sees it.
+        var appOrigin = AppAPIOrigin(proxy: world.proxy.url)
+        if parameters.appOriginRejection {
+            appOrigin.rejection = appOriginRejection
+            appOrigin.network = network
+            appOrigin.staleKeys = field.staleKeys
+            appOrigin.serverClock = world.serverClock
+            appOrigin.trace = trace
+        }
+        middlewares.insert(appOrigin, at: 0)
         let transport = MiddlewareTransport(
             base: DeviceTransport(network: network, faulty: world.transport, clean: world.cleanTransport),
             middlewares: middlewares)
         var refusesWrite: (@Sendable () -> Bool)?
         if let person = anonymousPerson { refusesWrite = { person.takeWriteRefusal() } }
-        let configuration = SessionClientConfiguration(
+        var configuration = SessionClientConfiguration(
             backend: .goTrue(url: world.proxy.url, apiKey: "anon-key"),
             store: ProcessStore(
                 directory: directory, process: process, dropsWrites: parameters.sabotage == .storeDropsWrites,
                 network: network, refusesWrite: refusesWrite),
             clock: deviceClock, transport: transport, launchValidation: validation,
             jitter: .seeded(random.next()), automaticRefresh: true, logger: world.logger)
+        configuration.authorizedOrigins = [AppAPIOrigin.origin]
         let client = SessionClient(configuration: configuration, sabotage: parameters.sabotage?.clientDefect)
         return AppProcess(client: client, process: process, tally: tally)
     }
@@ -182,6 +193,12 @@ extension AppLife {
 
     func makeRequest() -> URLRequest {
         let path = random.chance(0.5) ? "v1/activities" : "auth/v1/user"
+        // Every other request to the API goes to its own origin, beside the
+        // client actor (issue 44). A turn, not a draw: a seed's lives stay the same.
+        if path == "v1/activities" {
+            appOriginTurn.toggle()
+            if appOriginTurn { return URLRequest(url: AppAPIOrigin.origin.appendingPathComponent(path)) }
+        }
         return URLRequest(url: world.proxy.url.appendingPathComponent(path))
     }
 

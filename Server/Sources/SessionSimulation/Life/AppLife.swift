@@ -45,6 +45,10 @@ final class AppLife {
     var reuseExplainedByLostAnswer: Bool?
     /// Processes launched so far (names them in the trace).
     var launches = 0
+    /// Whether the next request to the API goes to its own origin (``AppAPIOrigin``).
+    var appOriginTurn = false
+    /// The one 401 the app's origin answers in this life (targeted world, issue 44).
+    let appOriginRejection = AppOriginRejection()
     /// The person of an anonymous life (issue 40, item 6), nil in other lives.
     var anonymousPerson: AnonymousPerson?
     var trace: LifeTrace { network.trace }

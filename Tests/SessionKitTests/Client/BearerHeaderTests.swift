@@ -1,0 +1,39 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import SessionKit
+import Testing
+
+/// `setBearer`, the header `send` beside the actor sets without Foundation's
+/// per-`Character` check (docs/BENCHMARKS.md, "Round 3"): the same header as
+/// `setValue`, and nothing but a space and visible ASCII written past it.
+struct BearerHeaderTests {
+    @Test func replacesAnAuthorizationHeaderOfAnyCaseAndKeepsTheOthers() {
+        var request = URLRequest(url: URL(string: "https://api.example.app/runs")!)
+        request.allHTTPHeaderFields = ["authorization": "Basic dXNlcjpwYXNz", "Accept": "application/json"]
+        request.setBearer("eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln")
+        let fields = request.allHTTPHeaderFields ?? [:]
+        #expect(fields.keys.filter { $0.lowercased() == "authorization" }.count == 1)
+        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln")
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+    }
+
+    @Test func setsTheSameHeaderAsSetValue() {
+        let url = URL(string: "https://api.example.app/runs")!
+        var bySetValue = URLRequest(url: url)
+        bySetValue.setValue("Bearer a.b.c", forHTTPHeaderField: "Authorization")
+        var bySetBearer = URLRequest(url: url)
+        bySetBearer.setBearer("a.b.c")
+        #expect(bySetBearer.allHTTPHeaderFields == bySetValue.allHTTPHeaderFields)
+    }
+
+    /// A token from a hostile server with a line break cannot add a header:
+    /// it goes through `setValue`, which refuses it.
+    @Test func aTokenWithALineBreakAddsNoHeader() {
+        var request = URLRequest(url: URL(string: "https://api.example.app/runs")!)
+        request.setBearer("a.b.c\r\nX-Injected: 1")
+        #expect(request.value(forHTTPHeaderField: "X-Injected") == nil)
+        #expect((request.allHTTPHeaderFields ?? [:]).keys.allSatisfy { $0.lowercased() != "x-injected" })
+    }
+}
