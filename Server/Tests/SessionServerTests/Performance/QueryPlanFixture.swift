@@ -8,31 +8,37 @@ import SQLKit
 /// sequential scan is the cheapest plan and says nothing about the indexes.
 /// With this many rows in the tables that grow with users, and statistics
 /// taken, it picks a sequential scan only when no index serves the query.
-/// The rows look like a live server's: sessions that end in the future, not
-/// revoked, one refresh token each, one identity and one audit row a user.
+/// The rows look like a live server's an hour before its prune: most sessions
+/// end in the future, a tenth ended two days ago and a tenth were revoked two
+/// days ago (so the prune's deletes run and are judged), one refresh token a
+/// session (a tenth of them expired), one identity and one audit row a user.
 enum QueryPlanFixture {
     static let rows = 20_000
 
     /// The tables that grow with users and are filled here.
     static let grownTables: Set<String> = ["users", "sessions", "refresh_tokens", "identities", "audit_log"]
 
-    static func fill(_ store: AuthStore, now: Date) async throws {
+    static func fill(_ store: AuthStore, now: Date, rows: Int = QueryPlanFixture.rows) async throws {
         let f = store.flavor
         let from = series(f, rows)
         let t = now.stored
         let later = t + 30 * 86_400
+        let ended = t - 2 * 86_400
         let statements = [
             """
             INSERT INTO users (id, email, password_hash, user_metadata, created_at, updated_at)
             SELECT 'fill-user-' || i, 'fill-' || i || '@example.com', 'x', '{}', \(t), \(t) FROM \(from)
             """,
             """
-            INSERT INTO sessions (id, user_id, created_at, refreshed_at, not_after, active_token_hash)
-            SELECT 'fill-session-' || i, 'fill-user-' || i, \(t), \(t), \(later), 'fill-token-' || i FROM \(from)
+            INSERT INTO sessions (id, user_id, created_at, refreshed_at, not_after, revoked_at, active_token_hash)
+            SELECT 'fill-session-' || i, 'fill-user-' || i, \(t), \(t),
+            CASE WHEN i % 10 = 0 THEN \(ended) ELSE \(later) END, CASE WHEN i % 10 = 5 THEN \(ended) END,
+            'fill-token-' || i FROM \(from)
             """,
             """
             INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at)
-            SELECT 'fill-token-' || i, 'fill-session-' || i, \(t), \(later) FROM \(from)
+            SELECT 'fill-token-' || i, 'fill-session-' || i, \(t), CASE WHEN i % 10 = 3 THEN \(ended) ELSE \(later) END
+            FROM \(from)
             """,
             """
             INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, created_at, updated_at)
