@@ -4,7 +4,7 @@ import Foundation
 enum Runner {
     static func main(_ arguments: [String]) async throws {
         let quick = arguments.contains("--quick")
-        var only: Set<String> = ["1", "2", "3", "4", "5", "6", "7", "9"]
+        var only: Set<String> = ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
         if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
             only = Set(arguments[index + 1].split(separator: ",").map(String.init))
         }
@@ -25,6 +25,7 @@ enum Runner {
             ("5", "sign-in", { try await SignInThroughput.run(report: report, quick: quick) }),
             ("6", "memory", { try await Memory.run(report: report, quick: quick) }),
             ("7", "ES256: ours beside jwt-kit 5", { try await JWTKitComparison.run(report: report, quick: quick) }),
+            ("8", "the server as its tables grow", { try await Growth.run(report: report, quick: quick, postgresURL: postgresURL) }),
             ("9", "verifications beside their raw crypto", { try await Verifications.run(report: report, quick: quick) }),
         ]
         var failed = false

@@ -122,8 +122,10 @@ extension AuthStore {
     static func pruneUnverifiedFactors(before now: Date, on db: any SQLDatabase) async throws {
         let cutoff = now.addingTimeInterval(-86_400).stored
         try await db.raw("DELETE FROM mfa_challenges WHERE created_at <= \(bind: cutoff)").run()
+        // `= unverified`, not `<> verified` (the same rows: a factor is one or the
+        // other), so the index on (status, created_at) serves it (issue 44, item 3).
         try await db.raw(
-            "DELETE FROM mfa_factors WHERE status <> \(bind: FactorRecord.verified) AND created_at <= \(bind: cutoff)"
+            "DELETE FROM mfa_factors WHERE status = \(bind: FactorRecord.unverified) AND created_at <= \(bind: cutoff)"
         ).run()
     }
 

@@ -181,24 +181,10 @@ extension AuthStore {
     /// - Returns: how many refresh token rows were deleted.
     @discardableResult
     public func pruneExpired(now: Date, revokedRetention: TimeInterval = 86_400) async throws -> Int {
-        try await driver.transaction { db in
-            let cutoff = now.addingTimeInterval(-revokedRetention).stored
-            let deadSessions = """
-                SELECT id FROM sessions WHERE not_after <= \(cutoff) OR revoked_at <= \(cutoff)
-                """
-            let expired = try await db.raw(
-                """
-                SELECT token_hash FROM refresh_tokens WHERE expires_at <= \(bind: cutoff)
-                OR session_id IN (\(unsafeRaw: deadSessions))
-                """
-            ).all()
-            try await db.raw(
-                """
-                DELETE FROM refresh_tokens WHERE expires_at <= \(bind: cutoff)
-                OR session_id IN (\(unsafeRaw: deadSessions))
-                """
-            ).run()
-            try await db.raw("DELETE FROM sessions WHERE id IN (\(unsafeRaw: deadSessions))").run()
+        let cutoff = now.addingTimeInterval(-revokedRetention).stored
+        // In bounded batches, each its own transaction (AuthStore+Prune.swift).
+        let pruned = try await pruneDeadSessions(cutoff: cutoff)
+        return try await driver.transaction { db in
             // Finished or abandoned OAuth flows; kept a day so a replay reads "already used", not "unknown".
             try await db.raw("DELETE FROM oauth_flows WHERE state_expires_at <= \(bind: cutoff)").run()
             try await Self.pruneRateLimits(before: now, on: db)
@@ -209,7 +195,7 @@ extension AuthStore {
             _ = try await Self.pruneWebSessions(before: now, on: db)
             try await Self.pruneUnverifiedFactors(before: now, on: db)
             try await Self.pruneDPoPProofs(before: now, on: db)
-            return expired.count
+            return pruned
         }
     }
 }

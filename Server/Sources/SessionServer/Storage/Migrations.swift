@@ -51,6 +51,7 @@ enum Migrations {
         ] + emailCodeSteps(f) + adminSteps(f) + boundSteps(f)
         return base + securityRoundSteps(f) + mfaSteps(f) + passkeySteps(f) + anonymousSteps(f) + linkingSteps(f) + emailChangeSteps(f)
             + dpopSteps(f)
+            + growthIndexSteps(f)
     }
 
     /// Issue 29, items 8 and 12: successor recoveries counted per rotation, and

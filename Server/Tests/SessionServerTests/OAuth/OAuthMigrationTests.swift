@@ -55,9 +55,9 @@ struct OAuthMigrationTests {
         }
         // The OAuth steps, sessions.auth_method, rate_limits, one_time_tokens, the admin steps, the bound steps (issue 29),
         // the rate limits' limiter column (issue 37), second factors (7, issue 38), passkeys (4, issue 39)
-        // anonymous users (2, issue 40), link flows (2, issue 40) email changes (5, issue 40)
-        // and DPoP's session binding and proof table (3, issue 43).
-        #expect(try await store.migrate() == 49)
+        // anonymous users (2, issue 40), link flows (2, issue 40), email changes (5, issue 40),
+        // DPoP's session binding and proof table (3, issue 43) and the growth indexes (4, issue 44).
+        #expect(try await store.migrate() == 53)
         let user = try #require(try await store.user(email: "ada@example.com"))
         #expect(user.id == "u1")
         #expect(user.userMetadata["plan"] == "pro")
