@@ -6,7 +6,8 @@ import SessionServer
 /// Item 9: the server's newer verifications beside the raw crypto each one
 /// needs, one thread, in the same run: a TOTP check beside the three
 /// HMAC-SHA-1s of its ±1-step window, a passkey assertion beside one ES256
-/// verify of the same signed bytes.
+/// verify of the same signed bytes, a DPoP proof beside one ES256 verify of
+/// its signing input (Verifications+DPoP.swift).
 ///
 /// Every pair is one ``VerificationPair``; all pairs' arms run in each
 /// repetition, interleaved (A B C D, then D C B A, …), and each ratio is
@@ -30,12 +31,8 @@ enum Verifications {
 
     static func run(report: Report, quick: Bool) async throws {
         let seconds = quick ? 0.2 : 0.5
-        // Adding a verification is one more element here (and nothing else):
-        // DPoP, once the server has it (branch dpop-server), is
-        //   try dpopPair()  // "DPoP proof verify" ÷ "ES256 verify": the server's proof check of
-        //                   // one proof (htm, htu, iat, jti, its JWK's thumbprint) beside
-        //                   // P256 isValidSignature of the proof's signing input.
-        let pairs = [try totpPair(), try passkeyPair()]
+        // Adding a verification is one more element here (and nothing else).
+        let pairs = [try totpPair(), try passkeyPair(), try dpopPair()]
         // Both arms of every pair must accept before either is timed.
         for pair in pairs {
             try pair.verify()

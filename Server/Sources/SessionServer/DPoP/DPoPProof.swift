@@ -28,7 +28,9 @@ struct DPoPProof: Sendable, Hashable {
     /// - Throws: ``DPoPError`` for anything but a well-formed ES256 proof with a public P-256 key.
     init(compact text: String) throws(DPoPError) {
         guard text.utf8.count <= Self.maximumLength else { throw .malformed("longer than \(Self.maximumLength) bytes") }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        // Split as UTF-8 bytes: a String split walks the ~600 characters through grapheme
+        // breaking, a fifth of a verification (docs/BENCHMARKS.md, "Round 3 — items 4 and 5").
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { throw .malformed("not a compact JWS") }
         guard let headerData = Base64URL.decode(parts[0]) else { throw .malformed("header is not base64url") }
         let header: Header

@@ -30,27 +30,39 @@ package struct TOTP: Sendable {
 
     /// The code for `step` (RFC 4226 §5.3's dynamic truncation).
     package func code(step: Int64) -> String {
-        var counter = UInt64(bitPattern: step).bigEndian
-        let message = withUnsafeBytes(of: &counter) { Data($0) }
-        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: secret)))
-        let offset = Int(mac[mac.count - 1] & 0x0F)
-        let value = (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16)
-            | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
-        let code = String(value % 1_000_000)
+        let code = String(Self.value(step: step, key: SymmetricKey(data: secret)))
         return String(repeating: "0", count: Self.digits - code.count) + code
     }
 
     /// The step whose code `code` is, within ``skew`` steps of `now`; `nil` when none matches.
     ///
     /// Every candidate is compared, in constant time, so the answer's timing says nothing of which matched.
+    /// The key is made once and the codes compared as numbers: a `SymmetricKey` and two strings per step
+    /// cost as much as the MACs (docs/BENCHMARKS.md, "Round 3 — items 4 and 5").
     package func matchingStep(of code: String, at now: Date) -> Int64? {
         guard code.utf8.count == Self.digits, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let presented = code.utf8.reduce(UInt32(0)) { $0 * 10 + UInt32($1 - 0x30) }
+        let key = SymmetricKey(data: secret)
         let current = Self.step(at: now)
         var matched: Int64?
-        for step in (current - Self.skew)...(current + Self.skew) where Self.equal(self.code(step: step), code) {
-            matched = matched ?? step
+        for step in (current - Self.skew)...(current + Self.skew) {
+            let differs = Self.value(step: step, key: key) ^ presented
+            if differs == 0 { matched = matched ?? step }
         }
         return matched
+    }
+
+    /// The code of `step` as a number below 10^6: HMAC-SHA-1 of the big-endian step, truncated.
+    private static func value(step: Int64, key: SymmetricKey) -> UInt32 {
+        var counter = UInt64(bitPattern: step).bigEndian
+        let message = withUnsafeBytes(of: &counter) { Data($0) }
+        let mac = HMAC<Insecure.SHA1>.authenticationCode(for: message, using: key)
+        return mac.withUnsafeBytes { mac in
+            let offset = Int(mac[mac.count - 1] & 0x0F)
+            let value = (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16)
+                | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
+            return value % 1_000_000
+        }
     }
 
     /// The `otpauth://totp/...` URI authenticator apps read from the QR code
@@ -69,9 +81,4 @@ package struct TOTP: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
-    private static func equal(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }
