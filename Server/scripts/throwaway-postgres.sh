@@ -28,7 +28,7 @@ case "$command" in
     [ "$(id -u)" = 0 ] && chown postgres:postgres "$dir"
     as_postgres "'$bin/initdb' -D '$dir' -A trust -U postgres" >/dev/null
     # fsync stays on: crash recovery is what the restart tests are about.
-    echo "-k '$dir' -c listen_addresses=127.0.0.1 -p $port -c max_connections=100" > "$dir/options"
+    echo "-k '$dir' -c listen_addresses=127.0.0.1 -p $port -c max_connections=200" > "$dir/options"
     as_postgres "'$bin/pg_ctl' -D '$dir' -l '$dir/server.log' -w -o \"$(cat "$dir/options")\" start" >/dev/null
     as_postgres "'$bin/createdb' -h 127.0.0.1 -p $port -U postgres sessionkit" >/dev/null
     echo "postgres://postgres@127.0.0.1:$port/sessionkit"

@@ -96,6 +96,8 @@ enum ClientOverhead {
                 for arm in arms.all { _ = try await arm() }
             }
             try await compareSend(report: report, quick: quick, arms: arms)
+            // Issue 43, item 8: the proof's cost per send, in the same run.
+            try await DPoPSendCost.run(report: report, quick: quick)
             try await measureAccessToken(report: report, quick: quick, client: client)
         }
     }
