@@ -27,6 +27,20 @@ final class ProofRefusals: @unchecked Sendable {
         return response.value(forHTTPHeaderField: "WWW-Authenticate")?.contains(refusalText) == true
     }
 
+    /// The `iat` a request's proof claims, for the trace; nil when unreadable.
+    static func issuedAt(_ request: URLRequest) -> Date? {
+        guard let proof = request.value(forHTTPHeaderField: "DPoP") else { return nil }
+        let parts = proof.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        guard let data = Data(base64Encoded: payload),
+            let claims = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],  // trace only: nothing rides on it
+            let iat = claims["iat"] as? Double
+        else { return nil }
+        return Date(timeIntervalSince1970: iat)
+    }
+
     /// Counts one refusal; `known`: the signing process knew the server's clock.
     func refused(whileKnown known: Bool) {
         lock.withLock {

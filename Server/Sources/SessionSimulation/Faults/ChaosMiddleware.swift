@@ -93,6 +93,8 @@ public struct ChaosMiddleware: TransportMiddleware {
         // A DPoP proof the server refused for its `iat` (issue 43): charged to the client if its process knew the clock.
         if drawn == nil, request.value(forHTTPHeaderField: "DPoP") != nil, ProofRefusals.isIATRefusal(answer) {
             network.proofRefusals.refused(whileKnown: knewClock)
+            let iat = ProofRefusals.issuedAt(request).map { String(format: "%+.0f s", $0.timeIntervalSince(serverNow)) } ?? "unreadable"
+            network.trace.note("\(process.label) proof refused for iat (\(iat) from the server's clock when sent; clock \(knewClock ? "known" : "not known"))")
         }
         return answer
     }
