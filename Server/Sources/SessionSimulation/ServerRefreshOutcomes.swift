@@ -8,9 +8,13 @@ import Foundation
 public struct ServerRefreshOutcomes: Sendable, Equatable {
     /// Count by outcome (`rotated`, `replayedWithinGrace`, a rejection's code, …).
     public private(set) var counts: [String: Int] = [:]
+    /// DPoP proofs the servers refused, by reason (`auth_dpop_proofs_refused_total{reason}`,
+    /// issue 43): on refreshes and on the API's requests alike.
+    public private(set) var dpopRefusals: [String: Int] = [:]
 
-    public init(counts: [String: Int] = [:]) {
+    public init(counts: [String: Int] = [:], dpopRefusals: [String: Int] = [:]) {
         self.counts = counts
+        self.dpopRefusals = dpopRefusals
     }
 
     /// Reads the counters from a Prometheus text rendering; other lines are ignored.
@@ -22,12 +26,16 @@ public struct ServerRefreshOutcomes: Sendable, Equatable {
                 counts["reuseDetected", default: 0] += Int(value)
             } else if line.hasPrefix("auth_refreshes_total{"), let label = line.firstRange(of: "outcome=\"") {
                 counts[String(line[label.upperBound...].prefix { $0 != "\"" }), default: 0] += Int(value)
+            } else if line.hasPrefix("auth_dpop_proofs_refused_total{"), let label = line.firstRange(of: "reason=\"") {
+                dpopRefusals[String(line[label.upperBound...].prefix { $0 != "\"" }), default: 0] += Int(value)
             }
         }
     }
 
     public static func + (lhs: Self, rhs: Self) -> Self {
-        Self(counts: lhs.counts.merging(rhs.counts, uniquingKeysWith: +))
+        Self(
+            counts: lhs.counts.merging(rhs.counts, uniquingKeysWith: +),
+            dpopRefusals: lhs.dpopRefusals.merging(rhs.dpopRefusals, uniquingKeysWith: +))
     }
 
     /// `name count` pairs, the most frequent first.

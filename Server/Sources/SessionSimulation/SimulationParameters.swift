@@ -84,6 +84,10 @@ public struct SimulationParameters: Sendable {
     /// "Anonymous lives"); about half of them later become permanent. Drawn apart from each
     /// life's random stream, as `passkeyShare`: 0 leaves every life as it was.
     public var anonymousShare: Double = 0
+    /// Share of lives whose client proves possession of a device key (DPoP, issue 43, item 11;
+    /// docs/RELIABILITY.md, "DPoP lives"). Drawn apart from each life's random stream: 0 leaves
+    /// every life as it was.
+    public var dpopShare: Double = 0
     /// An app whose error handler calls `signOut()` when a request of an anonymous
     /// person fails transiently, without the acknowledgement: the SDK's guard must
     /// refuse it, and no account may be lost (AnonymousLifeTests). Off in real runs.

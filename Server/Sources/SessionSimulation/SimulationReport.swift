@@ -58,7 +58,7 @@ public struct SimulationReport: Sendable {
                       measured: sum(\.unexplainedTransients), holds: sum(\.unexplainedTransients) == 0),
             Invariant(name: "expired access tokens sent while the server's clock was known", required: "0",
                       measured: sum(\.expiredTokensSent), holds: sum(\.expiredTokensSent) == 0),
-        ] + secondFactorInvariants + anonymousInvariants + fieldInvariants + deviceInvariants
+        ] + secondFactorInvariants + anonymousInvariants + dpopInvariants + fieldInvariants + deviceInvariants
     }
 
     public var holds: Bool { invariants.allSatisfy(\.holds) }
@@ -101,6 +101,7 @@ public struct SimulationReport: Sendable {
         lines.append("| extension runs sharing the store | \(sum(\.extensionRuns)) |")
         lines.append("| field rows (issue 31) | \(fieldActivity) |")
         if let anonymousActivity { lines.append("| anonymous lives (issue 40) | \(anonymousActivity) |") }
+        if let dpopActivity { lines.append("| DPoP lives (issue 43) | \(dpopActivity) |") }
         lines.append("| offline windows (2 min – 3 days) | \(sum(\.offlineWindows)) |")
         lines.append("| device clock changed mid-life | \(sum(\.clockChanges)) |")
         if parameters.deviceEvents { lines.append("| device events played | \(deviceActivity) |") }

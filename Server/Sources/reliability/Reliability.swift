@@ -21,6 +21,8 @@ struct Reliability: AsyncParsableCommand {
     @Option(help: "Share of lives that sign in with a passkey (docs/RELIABILITY.md).") var passkeyShare = 0.0
     @Option(help: "Share of lives whose person starts anonymously, about half of them later made permanent (a confirmed email) (docs/RELIABILITY.md).")
     var anonymousShare = 0.0
+    @Option(help: "Share of lives whose client binds its session to a device key with DPoP proofs (docs/RELIABILITY.md).")
+    var dpopShare = 0.0
     @Flag(help: "Clocks off by days and changed mid-life, answers without Date, and intermediaries' answers (proxy HTML 401/403, Invalid API key, captive portal, redirect).")
     var adversarial = false
     @Flag(help: "The targeted world (implies --adversarial): an extension in every life, also running while the app is suspended; more kills mid-refresh and mid-write, faults and genuine ends. Where every sabotage must be caught whatever the seed.")
@@ -57,6 +59,7 @@ struct Reliability: AsyncParsableCommand {
         parameters.successorRecovery = !noSuccessorRecovery
         if passkeyShare > 0 { parameters.passkeyShare = passkeyShare }
         if anonymousShare > 0 { parameters.anonymousShare = anonymousShare }
+        if dpopShare > 0 { parameters.dpopShare = dpopShare }
         if let sabotage {
             guard let planted = HarnessSabotage(name: sabotage) else {
                 throw ValidationError("No sabotage called \(sabotage); --list-sabotages lists them.")

@@ -17,6 +17,7 @@ extension DeviceBench {
         defer { bench.removeDirectory() }
         // In an app life, the person's own draw; in a device-events-only run, the same draw from the seed.
         bench.anonymous = life.anonymous.map { _ in true } ?? (parameters.deviceEventsOnly && AnonymousPerson.startsAnonymously(lifeSeed: seed, parameters: parameters))
+        bench.dpop = life.dpop != nil || (parameters.deviceEventsOnly && DPoPDevice.isDrawn(lifeSeed: seed, parameters: parameters))
         do {
             try await bench.play()
         } catch {
@@ -33,6 +34,10 @@ extension DeviceBench {
                 life.anonymous?.accountsLost = 1
                 life.anonymous?.lostHow = "the backup restored on another device presented the copied refresh token, or cost the phone its session"
             }
+        }
+        if bench.dpopRestorePlayed {
+            if life.dpop == nil { life.dpop = DPoPLifeReport() }
+            life.dpop?.restoredOnAnotherDevice = true
         }
         if !bench.report.violations.isEmpty {
             life.trace += ["device event \(event.rawValue):"] + bench.report.trace + bench.report.violations.map { "broken: \($0)" }
@@ -51,6 +56,7 @@ extension DeviceBench {
         case .deviceRestore:
             try await deviceRestore()
             if anonymous { try await anonymousDeviceRestore() }
+            if dpop { try await dpopDeviceRestore() }
         }
     }
 }

@@ -30,6 +30,10 @@ final class DeviceBench: @unchecked Sendable {
     var anonymous = false
     /// Set when that scene's phone lost the anonymous account.
     var anonymousAccountLost = false
+    /// The life proves possession of a key (issue 43, item 11): row 9 plays its DPoP scene too.
+    var dpop = false
+    /// Set when that scene was played to its end.
+    var dpopRestorePlayed = false
 
     init(event: DeviceEvent, life: Int, seed: UInt64, world: SimulationWorld, sabotage: HarnessSabotage?) {
         self.serverURL = world.serverURL
@@ -46,13 +50,16 @@ final class DeviceBench: @unchecked Sendable {
     func note(_ line: String) { report.trace.append(line) }
 
     /// A client of process `process` on `store`, its requests logged under that name.
-    func client(_ process: String, store: any SessionStore, automaticRefresh: Bool = true) -> SessionClient {
-        let configuration = SessionClientConfiguration(
+    func client(
+        _ process: String, store: any SessionStore, automaticRefresh: Bool = true, dpop: DPoPConfiguration? = nil
+    ) -> SessionClient {
+        var configuration = SessionClientConfiguration(
             backend: .goTrue(url: serverURL, apiKey: "anon-key"), store: store, clock: deviceClock,
             transport: MiddlewareTransport(
                 base: transport, middlewares: [wire.tap(process), ServerDateMiddleware(serverClock: serverClock)]),
             launchValidation: .blocking, jitter: .fixed(0), automaticRefresh: automaticRefresh, logger: logger,
             appLifecycle: lifecycle)
+        configuration.dpop = dpop
         return SessionClient(configuration: configuration, sabotage: sabotage?.clientDefect)
     }
 

@@ -37,6 +37,7 @@ public struct ChaosMiddleware: TransportMiddleware {
         network.begin()
         defer { network.end() }
         let serverNow = serverClock.now
+        let knewClock = network.knowsClock(process)
         let bearer = Self.bearer(request)
         if case .jwt(let exp?) = bearer { network.sentToken(expiringAt: exp, serverNow: serverNow, by: process) }
 
@@ -89,6 +90,12 @@ public struct ChaosMiddleware: TransportMiddleware {
             "\(process.label) \(sent)\(drawn.map { " [\($0.rawValue)]" } ?? "") answered \(answer.1.statusCode)"
                 + (answer.1.statusCode >= 400 ? " \(String(decoding: answer.0.prefix(120), as: UTF8.self))" : ""))
         if let presented { Self.noteRefreshAnswer(answer, drawn: drawn, presented: presented, network: network) }
+        // A DPoP proof the server refused for its `iat` (issue 43): charged to the client if its process knew the clock.
+        if drawn == nil, request.value(forHTTPHeaderField: "DPoP") != nil, ProofRefusals.isIATRefusal(answer) {
+            network.proofRefusals.refused(whileKnown: knewClock)
+            let iat = ProofRefusals.issuedAt(request).map { String(format: "%+.0f s", $0.timeIntervalSince(serverNow)) } ?? "unreadable"
+            network.trace.note("\(process.label) proof refused for iat (\(iat) from the server's clock when sent; clock \(knewClock ? "known" : "not known"))")
+        }
         return answer
     }
 
@@ -140,9 +147,12 @@ public struct ChaosMiddleware: TransportMiddleware {
     }
 
     static func bearer(_ request: URLRequest) -> Bearer {
-        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer ") else { return .none }
+        // `DPoP <token>` too (issue 43): a bound token is held to the same rule.
+        guard let header = request.value(forHTTPHeaderField: "Authorization"),
+            let scheme = ["Bearer ", "DPoP "].first(where: header.hasPrefix)
+        else { return .none }
         do {
-            return .jwt(exp: try UnverifiedJWT(String(header.dropFirst(7))).claims.exp)
+            return .jwt(exp: try UnverifiedJWT(String(header.dropFirst(scheme.count))).claims.exp)
         } catch {
             return .notAJWT  // nothing to compare
         }

@@ -32,8 +32,10 @@ public final class DeviceNetwork: @unchecked Sendable {
         self.generator = SplitMix64(seed: seed)
         self.faultRate = faultRate
         self.menu = menu
-        // Sign-up's answer carries the `Date` its record is stamped with.
-        self.storeKnows = sendsDate
+        // Nothing is known before the first answer: the sign-up's process learns
+        // the clock from its answer, and its save stamps the record with it. (A
+        // DPoP sign-up's first proof is a guess, issue 43.)
+        self.storeKnows = false
         self.sendsDate = sendsDate
     }
 
@@ -42,6 +44,9 @@ public final class DeviceNetwork: @unchecked Sendable {
 
     /// The refresh answers this device lost, to trace a logout on a server without successor recovery.
     let answers = RotationAnswers()
+
+    /// The server's refusals of this device's DPoP proofs for their `iat` (issue 43).
+    let proofRefusals = ProofRefusals()
 
     /// The life's last steps, for a failure that does not replay alone.
     let trace = LifeTrace()
@@ -63,6 +68,9 @@ public final class DeviceNetwork: @unchecked Sendable {
 
     /// An answer arrived: its `Date` (if any) tells this process the server's clock again.
     func answered(_ process: SimulatedProcess) { lock.withLock { if sendsDate { knowing.insert(process.label) } } }
+
+    /// Whether `process` knows the server's clock now (see ``expiredTokensSent``).
+    func knowsClock(_ process: SimulatedProcess) -> Bool { lock.withLock { knowing.contains(process.label) } }
 
     /// A process wrote the record, stamped with its own estimate.
     func saved(by process: SimulatedProcess) { lock.withLock { storeKnows = knowing.contains(process.label) } }

@@ -46,6 +46,7 @@ extension AppLife {
             clock: deviceClock, transport: transport, launchValidation: validation,
             jitter: .seeded(random.next()), automaticRefresh: true, logger: world.logger)
         configuration.authorizedOrigins = [AppAPIOrigin.origin]
+        configuration.dpop = dpopConfiguration
         let client = SessionClient(configuration: configuration, sabotage: parameters.sabotage?.clientDefect)
         return AppProcess(client: client, process: process, tally: tally)
     }
@@ -197,7 +198,7 @@ extension AppLife {
         // client actor (issue 44). A turn, not a draw: a seed's lives stay the same.
         if path == "v1/activities" {
             appOriginTurn.toggle()
-            if appOriginTurn { return URLRequest(url: AppAPIOrigin.origin.appendingPathComponent(path)) }
+            if appOriginTurn, usesAppOrigin { return URLRequest(url: AppAPIOrigin.origin.appendingPathComponent(path)) }
         }
         return URLRequest(url: world.proxy.url.appendingPathComponent(path))
     }
@@ -293,6 +294,7 @@ extension AppLife {
         await settle()
         try await checkAssurance(last)
         try await finishAnonymousLife()
+        try await finishDPoPLife()
         await last.exit()
 
         let counts = tally.snapshot

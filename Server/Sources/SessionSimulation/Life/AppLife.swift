@@ -51,6 +51,8 @@ final class AppLife {
     let appOriginRejection = AppOriginRejection()
     /// The person of an anonymous life (issue 40, item 6), nil in other lives.
     var anonymousPerson: AnonymousPerson?
+    /// The device's key of a DPoP life (issue 43, item 11), nil in other lives.
+    var dpopDevice: DPoPDevice?
     var trace: LifeTrace { network.trace }
 
     init(index: Int, parameters: SimulationParameters, world: SimulationWorld) {
@@ -62,7 +64,11 @@ final class AppLife {
         let bound = largeSkew ? parameters.maximumLargeSkew : parameters.maximumSkew
         let skew = random.uniform(-bound...bound)
         self.deviceClock = ManualClock(start: world.serverClock.now.addingTimeInterval(skew))
-        let sendsDate = !random.chance(parameters.noDateShare)
+        // A DPoP life's server always sends `Date`: without it a device off the server's clock
+        // can make no proof the server accepts (no server nonces yet, docs/DPOP.md). Still
+        // drawn, so the life's stream stays as it was.
+        let makesProofs = DPoPDevice.isDrawn(lifeSeed: seed, parameters: parameters)
+        let sendsDate = !random.chance(parameters.noDateShare) || makesProofs
         self.network = DeviceNetwork(
             seed: random.next(), faultRate: parameters.faultRate,
             menu: parameters.intermediaryFaults ? Fault.allCases : Fault.classic, sendsDate: sendsDate)
@@ -84,6 +90,7 @@ final class AppLife {
         if !hasSecondFactor, !signsInWithPasskey, AnonymousPerson.startsAnonymously(lifeSeed: seed, parameters: parameters) {
             anonymousPerson = AnonymousPerson(lifeSeed: seed, days: parameters.days)
         }
+        if makesProofs { dpopDevice = DPoPDevice() }
         network.trace.watch(device: deviceClock, server: world.serverClock)
         trace.note("life \(index): device clock \(String(format: "%+.0f", skew)) s off, Date \(sendsDate ? "sent" : "not sent"), extension \(hasExtension), ending \(ending?.rawValue ?? "none")\(endsAt.map { String(format: " at day %.3f", $0 / 86_400) } ?? "")")
     }
@@ -91,13 +98,16 @@ final class AppLife {
     /// Runs the whole life and reports it.
     func run() async throws -> LifeReport {
         defer { removeDirectory() }
-        if signsInWithPasskey {
-            try await signInWithPasskey()
-        } else if anonymousPerson != nil {
-            try await signInAnonymously()
-        } else {
-            try await signUp()
+        let signedIn = try await signInUnlessEveryProofIsRefused {
+            if signsInWithPasskey {
+                try await signInWithPasskey()
+            } else if anonymousPerson != nil {
+                try await signInAnonymously()
+            } else {
+                try await signUp()
+            }
         }
+        guard signedIn else { return report }
         let horizon = parameters.days * 86_400
         var usesAfterEnd = 0
         while true {

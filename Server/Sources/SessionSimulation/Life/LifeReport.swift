@@ -44,6 +44,8 @@ public struct LifeReport: Sendable {
     public var hasSecondFactor = false
     /// What an anonymous life did and lost (issue 40, item 6; ``AnonymousLifeReport``).
     public var anonymous: AnonymousLifeReport?
+    /// What a DPoP life's proofs met (issue 43, item 11; ``DPoPLifeReport``).
+    public var dpop: DPoPLifeReport?
     /// The device event this life played (issue 31, rows 5–10), if any.
     public var deviceEvent: DeviceEventReport?
     /// A failing life's last steps (see `LifeTrace`); empty for a life that held every invariant.
@@ -104,6 +106,7 @@ public struct LifeReport: Sendable {
         if expiredTokensSent > 0 { found.append("\(expiredTokensSent) expired access token(s) sent although the server's clock was known") }
         found += field.violations
         found += anonymous?.violations ?? []
+        found += dpop?.violations ?? []
         found += deviceViolations
         let expected = expectsOneExpiry ? 1 : 0
         if sessionExpiredEvents != expected {
