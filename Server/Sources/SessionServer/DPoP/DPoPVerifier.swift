@@ -4,7 +4,8 @@ import SessionCore
 /// Checks a request's DPoP proof as RFC 9449 §4.3 says, in the order of
 /// docs/DPOP.md: one header, a well-formed ES256 proof with a public P-256
 /// key, its signature, `htm`, `htu`, `iat` within the window around the
-/// server's clock, `ath` on resource requests, and last the `jti` (recorded
+/// server's clock, `ath` on resource requests, the server nonce when nonces are
+/// on, and last the `jti` (recorded
 /// only for a proof that passed every other check, so a forged proof cannot
 /// spend a real one's `jti`).
 struct DPoPVerifier: Sendable {
@@ -15,6 +16,8 @@ struct DPoPVerifier: Sendable {
     var maximumAge: TimeInterval = 300
     /// How far ahead of the server's clock a proof may be (60 s).
     var maximumAhead: TimeInterval = 60
+    /// `--dpop-nonce`: every proof must carry a current server nonce; `nil` ignores `nonce`.
+    var nonces: DPoPNonces? = nil
 
     /// What a request offers for checking.
     struct Presented: Sendable {
@@ -47,6 +50,9 @@ struct DPoPVerifier: Sendable {
                   SHA256Hex.constantTimeEquals(ath, DPoPClaims.accessTokenHash(accessToken))
             else { throw DPoPError.wrongAccessTokenHash }
         }
+        // After every other check (a forged proof learns nothing), before the jti is
+        // recorded: the client retries with a new proof anyway (docs/DPOP.md, "Nonces").
+        if let nonces, !nonces.accepts(claims.nonce, at: now) { throw DPoPError.useNonce }
         let jkt = proof.key.thumbprint
         // Kept until the proof leaves the window: after that its iat refuses it anyway.
         let until = Date(timeIntervalSince1970: claims.iat + maximumAge + 1)
