@@ -16,7 +16,9 @@
 # Then Tests/Acceptance/supabase_auth_accounts.py (issue 40): an anonymous user
 # made permanent by update_user({"email"}) and verify_otp(type="email_change"),
 # then a password; and a confirmed person's email change with both codes. The
-# server runs with --anonymous-sign-ins for it.
+# server runs with --anonymous-sign-ins for it. Last Tests/Acceptance/dpop_interop.py (issue 43):
+# a DPoP client whose proofs `cryptography` builds signs up bound, refreshes, calls
+# /v1/auth/me, and a stolen refresh token is refused without its key (docs/DPOP.md).
 #
 #   scripts/supabase-acceptance.sh                          # from anywhere
 #   ACCEPTANCE_PLANT=wrong-code scripts/supabase-acceptance.sh   # must fail
@@ -111,6 +113,16 @@ status=0
 wait "$flows_pid" || status=$?
 [[ "$status" -eq 124 ]] && fail "the account flows did not finish within $flows_timeout s"
 [[ "$status" -eq 0 ]] || fail "the account flows failed (exit $status)"
+
+# DPoP (issue 43, item 9): proofs built with `cryptography` by a client that imports nothing of
+# this repository, and supabase_auth unbound beside it; from 127.0.0.3, its own anonymous budget.
+timeout --kill-after=5 20 "$python" Tests/Acceptance/dpop_interop.py --url "$base" --local-address 127.0.0.3 &
+flows_pid=$!
+pids+=("$flows_pid")
+status=0
+wait "$flows_pid" || status=$?
+[[ "$status" -eq 124 ]] && fail "the DPoP interop client did not finish within 20 s"
+[[ "$status" -eq 0 ]] || fail "the DPoP interop client failed (exit $status)"
 
 if grep -qiE 'fatal|crash' "$work/server.log"; then
   fail "auth-server logged a crash"

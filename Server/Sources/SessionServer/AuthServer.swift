@@ -135,7 +135,16 @@ public struct AuthServer: Sendable {
     }
 
     /// Checks DPoP proofs against this server's URL and the shared replay table (docs/DPOP.md).
-    var dpopVerifier: DPoPVerifier { DPoPVerifier(replay: store, externalURL: configuration.externalURL) }
+    var dpopVerifier: DPoPVerifier {
+        var verifier = DPoPVerifier(replay: store, externalURL: configuration.externalURL)
+        verifier.nonces = dpopNonces
+        return verifier
+    }
+
+    /// `--dpop-nonce`: nonces keyed by the KEK every replica holds (docs/DPOP.md, "Nonces").
+    var dpopNonces: DPoPNonces? {
+        configuration.dpopNonce ? DPoPNonces(kek: configuration.keyEncryptionKey ?? .embeddedDefault) : nil
+    }
 
     /// The DPoP check of every route that answers a session.
     var dpopGate: DPoPGate {
@@ -159,6 +168,7 @@ public struct AuthServer: Sendable {
                 ],
                 allowMethods: [.get, .post, .put, .patch, .delete, .head, .options],
                 exposedHeaders: ["X-Supabase-Api-Version", "Retry-After", "WWW-Authenticate", "DPoP-Nonce"])))
+        if let dpopNonces { router.add(middleware: DPoPNonceMiddleware(nonces: dpopNonces, clock: configuration.clock)) }
         let metricsAccess = MetricsAccess(token: configuration.metricsToken)
         router.get("metrics") { request, context in
             switch metricsAccess.decide(headers: request.headers, peer: context.peerIP) {

@@ -39,6 +39,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Refuse every grant that starts or refreshes a session without a valid DPoP proof (env AUTH_SERVER_REQUIRE_DPOP=true; default off: proofs are optional and bind the session they come with). See docs/DPOP.md.")
     var requireDpop = false
 
+    @Flag(help: "Make every DPoP proof carry a nonce this server hands out in DPoP-Nonce headers (env AUTH_SERVER_DPOP_NONCE=true; default off). Nonces are derived from the key-encryption key, so replicas sharing it agree. See docs/DPOP.md.")
+    var dpopNonce = false
+
     @Option(help: "TOTP second factors: on (default) or off; off stops new enrolments, verified factors keep working (env AUTH_SERVER_MFA_TOTP).")
     var mfaTotp: String?
 
@@ -126,6 +129,7 @@ struct ServerOptions: ParsableArguments {
             overrides.anonymousSignIns = anonymousSignIns ? true : nil
             overrides.manualLinking = manualLinking ? true : nil
             overrides.requireDPoP = requireDpop ? true : nil
+            overrides.dpopNonce = dpopNonce ? true : nil
             return try AuthServerConfiguration.resolve(passkeyOptions.applied(to: overrides))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)

@@ -2,18 +2,20 @@ import Foundation
 
 extension AuthServerConfiguration {
     /// `--require-dpop`, else `AUTH_SERVER_REQUIRE_DPOP` (true/false, on/off); off by default (docs/DPOP.md).
+    /// `--dpop-nonce`, else `AUTH_SERVER_DPOP_NONCE`, the same way; off by default.
     ///
-    /// - Throws: ``ConfigurationError`` when the variable is neither.
+    /// - Throws: ``ConfigurationError`` when a variable is neither.
     mutating func resolveDPoP(_ flags: ConfigurationOverrides, environment: [String: String]) throws {
-        if let required = flags.requireDPoP {
-            requireDPoP = required
-            return
-        }
-        guard let text = environment["AUTH_SERVER_REQUIRE_DPOP"] else { return }
+        requireDPoP = try flags.requireDPoP ?? Self.switchValue("AUTH_SERVER_REQUIRE_DPOP", environment) ?? requireDPoP
+        dpopNonce = try flags.dpopNonce ?? Self.switchValue("AUTH_SERVER_DPOP_NONCE", environment) ?? dpopNonce
+    }
+
+    private static func switchValue(_ name: String, _ environment: [String: String]) throws -> Bool? {
+        guard let text = environment[name] else { return nil }
         switch text.lowercased() {
-        case "on", "true", "1": requireDPoP = true
-        case "off", "false", "0": requireDPoP = false
-        default: throw ConfigurationError("AUTH_SERVER_REQUIRE_DPOP must be true or false, got '\(text.prefix(40))'.")
+        case "on", "true", "1": return true
+        case "off", "false", "0": return false
+        default: throw ConfigurationError("\(name) must be true or false, got '\(text.prefix(40))'.")
         }
     }
 }

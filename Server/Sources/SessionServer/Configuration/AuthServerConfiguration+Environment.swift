@@ -70,6 +70,8 @@ public struct ConfigurationOverrides: Sendable {
     public var anonymousSignIns: Bool? = nil
     /// `true` requires a DPoP proof on every grant (`--require-dpop`).
     public var requireDPoP: Bool? = nil
+    /// `true` makes every DPoP proof carry a server nonce (`--dpop-nonce`).
+    public var dpopNonce: Bool? = nil
     /// `true` turns identity linking on (`--manual-linking`).
     public var manualLinking: Bool? = nil
 

@@ -140,6 +140,8 @@ public struct AuthServerConfiguration: Sendable {
     /// Every grant that starts or refreshes a session needs a valid DPoP proof
     /// (`--require-dpop`, docs/DPOP.md); off by default, so GoTrue clients keep working unbound.
     public var requireDPoP = false
+    /// Every DPoP proof must carry a server nonce (`--dpop-nonce`, docs/DPOP.md "Nonces"); off by default.
+    public var dpopNonce = false
     /// What `/.well-known/apple-app-site-association` serves; `nil` answers 404.
     public var appleAppSiteAssociation: AppleAppSiteAssociation? = nil
 

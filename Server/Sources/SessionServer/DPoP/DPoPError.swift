@@ -6,7 +6,7 @@
 public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
     enum Kind: String, Sendable, Hashable {
         case missing, multiple, malformed, type, algorithm, key, signature
-        case method, url, issuedAt, replayed, accessTokenHash, keyMismatch
+        case method, url, issuedAt, replayed, accessTokenHash, keyMismatch, nonce
     }
 
     let kind: Kind
@@ -33,6 +33,11 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
         default: kind.rawValue
         }
     }
+
+    /// The OAuth `error` and GoTrue `error_code` it is answered with: `use_dpop_nonce`
+    /// for a missing or stale server nonce (the client retries with the nonce it is
+    /// handed), `invalid_dpop_proof` for everything else (RFC 9449 §8, §7.1).
+    public var code: String { kind == .nonce ? "use_dpop_nonce" : "invalid_dpop_proof" }
 
     public var description: String { "DPoPError.\(kind.rawValue): \(message)" }
 
@@ -72,4 +77,8 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A valid proof, by another key than the one the session or token is bound to.
     public static let keyMismatch = DPoPError(
         .keyMismatch, "The DPoP proof is signed by another key than the one this session is bound to.")
+    /// Nonces are on (`--dpop-nonce`) and the proof has none, or one that is not current:
+    /// not an attack, the client's cue to retry with the `DPoP-Nonce` header's value.
+    public static let useNonce = DPoPError(
+        .nonce, "This server needs a nonce in the DPoP proof: make a new proof with the DPoP-Nonce header's value as its nonce.")
 }

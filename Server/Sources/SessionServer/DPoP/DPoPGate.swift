@@ -26,7 +26,8 @@ struct DPoPGate: Sendable {
         do {
             return try await verifier.verify(Self.presented(request, proofs: proofs, accessToken: nil), now: clock.now)
         } catch let error as DPoPError {
-            metrics.dpopRefused(reason: error.reason)
+            // A nonce request is the protocol working, not a refused proof (docs/DPOP.md, "Nonces").
+            if error != .useNonce { metrics.dpopRefused(reason: error.reason) }
             throw AuthError.dpopGrantRefused(error)
         }
     }

@@ -4,7 +4,8 @@ import SessionCore
 /// Checks a request's DPoP proof as RFC 9449 §4.3 says, in the order of
 /// docs/DPOP.md: one header, a well-formed ES256 proof with a public P-256
 /// key, its signature, `htm`, `htu`, `iat` within the window around the
-/// server's clock, `ath` on resource requests, and last the `jti` (recorded
+/// server's clock, `ath` on resource requests, the server nonce when nonces are
+/// on, and last the `jti` (recorded
 /// only for a proof that passed every other check, so a forged proof cannot
 /// spend a real one's `jti`).
 ///
@@ -18,6 +19,8 @@ package struct DPoPVerifier: Sendable {
     var maximumAge: TimeInterval = 300
     /// How far ahead of the server's clock a proof may be (60 s).
     var maximumAhead: TimeInterval = 60
+    /// `--dpop-nonce`: every proof must carry a current server nonce; `nil` ignores `nonce`.
+    var nonces: DPoPNonces? = nil
 
     package init(replay: any DPoPReplayGuard, externalURL: URL?) {
         self.replay = replay
@@ -86,6 +89,9 @@ package struct DPoPVerifier: Sendable {
                   SHA256Hex.constantTimeEquals(ath, DPoPClaims.accessTokenHash(accessToken))
             else { throw DPoPError.wrongAccessTokenHash }
         }
+        // After every other check (a forged proof learns nothing), before the jti is
+        // recorded: the client retries with a new proof anyway (docs/DPOP.md, "Nonces").
+        if let nonces, !nonces.accepts(claims.nonce, at: now) { throw DPoPError.useNonce }
         let jkt = proof.key.thumbprint
         return Checked(
             thumbprint: jkt, replayKey: SHA256Hex.of(jkt + "." + claims.jti),

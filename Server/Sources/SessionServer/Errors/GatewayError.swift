@@ -72,7 +72,9 @@ public struct GatewayError: HTTPResponseError, Sendable {
             // 401 on a resource, 400 on a grant (docs/DPOP.md); never an ended session.
             let status = HTTPResponse.Status(code: error.goTrue?.status ?? 401)
             var headers = HTTPFields()
-            if status == .unauthorized { headers[.wwwAuthenticate] = AuthError.dpopChallenge(error.message) }
+            if status == .unauthorized {
+                headers[.wwwAuthenticate] = AuthError.dpopChallenge(error.message, code: error.goTrue?.code ?? "invalid_dpop_proof")
+            }
             self.init(status: status, code: GatewayErrorCode("DPOP_PROOF_REQUIRED"), message: error.message, headers: headers)
         case .databaseUnavailable:
             headers[.retryAfter] = String(error.retryAfter ?? 1)

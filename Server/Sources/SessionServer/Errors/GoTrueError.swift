@@ -93,7 +93,7 @@ public struct GoTrueError: HTTPResponseError, Sendable {
         case .dpopProofInvalid:
             let (goTrueStatus, goTrueCode) = error.goTrue ?? (401, "invalid_dpop_proof")
             (status, code) = (HTTPResponse.Status(code: goTrueStatus), GoTrueErrorCode(goTrueCode))
-            if goTrueStatus == 401 { headers[.wwwAuthenticate] = AuthError.dpopChallenge(error.message) }
+            if goTrueStatus == 401 { headers[.wwwAuthenticate] = AuthError.dpopChallenge(error.message, code: goTrueCode) }
         case .databaseUnavailable:
             (status, code) = (.serviceUnavailable, GoTrueErrorCode("service_unavailable"))
             if let seconds = error.retryAfter { headers[.retryAfter] = String(seconds) }

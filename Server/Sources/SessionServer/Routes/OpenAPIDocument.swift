@@ -17,6 +17,11 @@ info:
     `code`, `message` when the request sends `X-Supabase-Api-Version`).
     Gateway 401s carry `WWW-Authenticate: Bearer error="invalid_token"`
     whenever credentials were sent.
+    With `--dpop-nonce`, every answer to a request that carried a `DPoP` proof
+    has a `DPoP-Nonce` header: the nonce the next proof must carry
+    (docs/DPOP.md, "Nonces"). A proof without a current nonce is answered 400
+    `use_dpop_nonce` on a grant, 401 `DPOP_PROOF_REQUIRED` with
+    `WWW-Authenticate: DPoP algs="ES256", error="use_dpop_nonce"` on a resource.
 servers:
   - url: http://127.0.0.1:9999
 tags:
@@ -1336,6 +1341,10 @@ components:
           schema: { type: object, maxProperties: 0 }
     Session:
       description: A session (access token, rotating refresh token, user).
+      headers:
+        DPoP-Nonce:
+          description: With `--dpop-nonce`, to a request that carried a DPoP proof; the nonce for the next one.
+          schema: { type: string }
       content:
         application/json:
           schema: { $ref: "#/components/schemas/Session" }
@@ -1343,6 +1352,10 @@ components:
         RefreshTheSession: { $ref: "#/components/links/RefreshTheSession" }
     GoTrueError:
       description: An error in GoTrue's shape.
+      headers:
+        DPoP-Nonce:
+          description: With `--dpop-nonce`, to a request that carried a DPoP proof; a `use_dpop_nonce` refusal always has it.
+          schema: { type: string }
       content:
         application/json:
           schema: { $ref: "#/components/schemas/GoTrueError" }
@@ -1377,11 +1390,15 @@ components:
           schema: { $ref: "#/components/schemas/ErrorEnvelope" }
     Unauthorized:
       description: |
-        `AUTH_REQUIRED` (no, malformed or badly signed credentials) or
-        `SESSION_EXPIRED` (expired beyond the leeway, or the session ended).
+        `AUTH_REQUIRED` (no, malformed or badly signed credentials),
+        `SESSION_EXPIRED` (expired beyond the leeway, or the session ended) or
+        `DPOP_PROOF_REQUIRED` (a refused DPoP proof, or a server nonce to add).
       headers:
         WWW-Authenticate:
-          description: '`Bearer error="invalid_token"` when credentials were sent.'
+          description: '`Bearer error="invalid_token"` when credentials were sent; `DPoP algs="ES256", error="invalid_dpop_proof"` or `error="use_dpop_nonce"` for a DPoP refusal.'
+          schema: { type: string }
+        DPoP-Nonce:
+          description: With `--dpop-nonce`, to a request that carried a DPoP proof.
           schema: { type: string }
       content:
         application/json:
@@ -1803,12 +1820,14 @@ components:
           type: string
           description: |
             GoTrue's code; `invalid_dpop_proof` for a refused DPoP proof (400 on a
-            grant, 401 with `WWW-Authenticate: DPoP …` on a resource, docs/DPOP.md).
+            grant, 401 with `WWW-Authenticate: DPoP …` on a resource, docs/DPOP.md);
+            `use_dpop_nonce` when `--dpop-nonce` is on and the proof lacks a current
+            nonce (retry with the `DPoP-Nonce` header's value).
         msg: { type: string }
         message: { type: string }
         error:
           type: string
-          description: The OAuth error a DPoP refusal also carries (`invalid_dpop_proof`).
+          description: The OAuth error a DPoP refusal also carries (`invalid_dpop_proof` or `use_dpop_nonce`).
         error_description: { type: string }
         weak_password:
           type: object

@@ -13,19 +13,20 @@ struct DPoPHarness {
     let key = DPoPTestKey()
     static let base = "http://localhost"
 
-    static func make(_ database: TestDatabase, require: Bool = false) async throws -> DPoPHarness {
+    static func make(_ database: TestDatabase, require: Bool = false, nonce: Bool = false) async throws -> DPoPHarness {
         let test = try await TestServer.make(database) {
             $0.externalURL = URL(string: base)
             $0.requireDPoP = require
+            $0.dpopNonce = nonce
         }
         return DPoPHarness(test: test)
     }
 
     var iat: Int { Int(test.clock.now.timeIntervalSince1970) }
 
-    func tokenProof(_ path: String = "/auth/v1/token", by key: DPoPTestKey? = nil) -> HTTPFields {
+    func tokenProof(_ path: String = "/auth/v1/token", by key: DPoPTestKey? = nil, nonce: String? = nil) -> HTTPFields {
         let key = key ?? self.key
-        return key.headers(key.proof(url: Self.base + path, iat: iat))
+        return key.headers(key.proof(url: Self.base + path, iat: iat, nonce: nonce))
     }
 
     /// Signs up with a proof: a bound session.

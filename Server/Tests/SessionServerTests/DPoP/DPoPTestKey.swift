@@ -20,7 +20,7 @@ struct DPoPTestKey: Sendable {
     func proof(
         _ method: String = "POST", url: String = "http://localhost/auth/v1/token", iat: Int,
         accessToken: String? = nil, jti: String = UUID().uuidString, alg: String = "ES256", typ: String = "dpop+jwt",
-        extraJWK: String = "", ath: String? = nil
+        extraJWK: String = "", ath: String? = nil, nonce: String? = nil
     ) -> String {
         let jwk = #"{"kty":"EC","crv":"P-256","x":"\#(x)","y":"\#(y)"\#(extraJWK)}"#
         let header = #"{"typ":"\#(typ)","alg":"\#(alg)","jwk":\#(jwk)}"#
@@ -28,6 +28,7 @@ struct DPoPTestKey: Sendable {
         if let hash = ath ?? accessToken.map({ Base64URL.encode(Data(SHA256.hash(data: Data($0.utf8)))) }) {
             payload += #","ath":"\#(hash)""#
         }
+        if let nonce { payload += #","nonce":"\#(nonce)""# }
         payload += "}"
         let input = Base64URL.encode(Data(header.utf8)) + "." + Base64URL.encode(Data(payload.utf8))
         let signature = (try? privateKey.signature(for: Data(input.utf8)).rawRepresentation) ?? Data()
