@@ -30,17 +30,9 @@ struct DPoPLifeTests {
         #expect(report.invariants.contains { $0.name.hasPrefix(Self.refusedForOwnClock) })
         print(report.table)
         for invariant in report.invariants {
-            let check = { #expect(invariant.holds, "\(invariant.name): required \(invariant.required), measured \(invariant.measured)") }
-            // Known, intermittent, the harness's (docs/RELIABILITY.md, "DPoP lives"): `foreground`
-            // moves the server clock before the device's timers fire, so a `Date` read mid-advance
-            // is up to 90 s ahead and the next proof is refused. Every other invariant is firm.
-            if invariant.name.hasPrefix(Self.refusedForOwnClock) {
-                withKnownIssue("proofs refused for iat on resource requests, intermittent", isIntermittent: true, check)
-            } else {
-                check()
-            }
+            #expect(invariant.holds, "\(invariant.name): required \(invariant.required), measured \(invariant.measured)")
         }
-        // The trace around each proof refused while the clock was known (the open question above).
+        // The trace around each proof refused while the clock was known, to read a failure.
         for life in report.failingLives {
             for (at, line) in life.trace.enumerated() where line.contains("clock known)") {
                 print("life \(life.index):\n" + life.trace[max(0, at - 6)...at].joined(separator: "\n"))

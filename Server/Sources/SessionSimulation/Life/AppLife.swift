@@ -177,11 +177,24 @@ final class AppLife {
         trace.note(String(format: "foreground for %.0f s", seconds))
         elapsed += seconds
         trace.advance(to: elapsed)
-        world.serverClock.set(to: world.serverClock.now.addingTimeInterval(seconds))
-        await deviceClock.advance(by: seconds)
-        await settle()
+        // Both clocks move together, a step at a time: moving the server's to
+        // the end at once let a timer that fired mid-advance read a `Date` up to
+        // 90 s ahead of the device's time, which no real server answers (a DPoP
+        // proof dated from that estimate was then refused; docs/RELIABILITY.md,
+        // "DPoP lives").
+        var left = seconds
+        while left > 0 {
+            let step = min(left, Self.foregroundStep)
+            left -= step
+            world.serverClock.set(to: world.serverClock.now.addingTimeInterval(step))
+            await deviceClock.advance(by: step)
+            await settle()
+        }
         noteDisruptions()
     }
+
+    /// The largest step of `foreground`: under the server's 60 s leeway for a proof's `iat`.
+    static let foregroundStep = 15.0
 
     /// Waits until no request of this device is on the wire for a few rounds.
     func settle() async {
