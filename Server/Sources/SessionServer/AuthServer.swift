@@ -131,6 +131,7 @@ public struct AuthServer: Sendable {
         var middleware = AuthMiddleware<AuthRequestContext>(
             verifier: verifier, sessions: store, clock: configuration.clock, cache: tokenCache)
         middleware.dpop = dpopVerifier
+        middleware.dpopMetrics = metrics
         return middleware
     }
 

@@ -23,15 +23,22 @@ extension AuthMiddleware {
         let bound = verified.confirmationJKT
         if bound == nil, scheme == .bearer, proofs.isEmpty { return nil }
         // A bound token as Bearer is what a thief who copied it sends (RFC 9449 §7.2).
-        if bound != nil, scheme == .bearer { throw AuthError.dpopResourceRefused(.missing) }
-        guard let dpop else { throw AuthError.dpopResourceRefused(.missing) }
+        if bound != nil, scheme == .bearer { throw refused(.missing) }
+        guard let dpop else { throw refused(.missing) }
         let jkt: String
         do {
             jkt = try await dpop.verify(DPoPGate.presented(request, proofs: proofs, accessToken: token), now: now)
         } catch let error as DPoPError {
-            throw AuthError.dpopResourceRefused(error)
+            throw refused(error)
         }
-        if let bound, bound != jkt { throw AuthError.dpopResourceRefused(.keyMismatch) }
+        if let bound, bound != jkt { throw refused(.keyMismatch) }
         return jkt
+    }
+
+    /// The 401 for a refused proof, counted as the grants count theirs; a nonce
+    /// request is the protocol working, not a refusal (docs/DPOP.md, "Nonces").
+    private func refused(_ error: DPoPError) -> AuthError {
+        if error != .useNonce { dpopMetrics?.dpopRefused(reason: error.reason) }
+        return AuthError.dpopResourceRefused(error)
     }
 }

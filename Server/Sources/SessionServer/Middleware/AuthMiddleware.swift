@@ -30,6 +30,8 @@ public struct AuthMiddleware<Context: AuthenticatedRequestContext>: RouterMiddle
     public var requiresAAL2 = false
     /// Checks DPoP proofs (docs/DPOP.md); `nil` refuses every DPoP-bound token, as it cannot check one.
     var dpop: DPoPVerifier? = nil
+    /// Counts refused proofs by reason, as the grants do (`auth_dpop_proofs_refused_total`).
+    var dpopMetrics: ServerMetrics? = nil
 
     /// - Parameters:
     ///   - verifier: checks signatures and claims (local keys or a remote JWKS).

@@ -91,6 +91,8 @@ struct DPoPAttackTests {
             let goTrue = try await client.send(.get, "/auth/v1/user", bearer: session.accessToken)
             #expect(goTrue.status == .unauthorized)
             #expect(goTrue.goTrueErrorCode == "invalid_dpop_proof")
+            // Counted as the grants count theirs: a copied token tried on the resource side.
+            #expect(h.test.server.metrics.render().contains(#"auth_dpop_proofs_refused_total{reason="missing"} 2"#))
             // The session is not ended: with its proof the same token works.
             #expect(try await h.me(client, session.accessToken).status == .ok)
         }
