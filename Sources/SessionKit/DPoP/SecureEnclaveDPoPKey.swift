@@ -48,8 +48,11 @@ extension SecureEnclaveKeys {
                     // https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(datarepresentation:authenticationcontext:)
                     return SecureEnclaveDPoPKey(privateKey: try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob))
                 } catch {
-                    // Only this device's enclave opens its blobs: one from elsewhere is a key that is gone.
-                    return nil
+                    // The blob lives in a `ThisDeviceOnly` item, which never moves to another
+                    // device, so a blob this enclave cannot open now is not "another device's
+                    // key": ending the session on an error we cannot name would lose it.
+                    // Transient; the item's absence (not this) is what says the key is gone.
+                    throw DPoPKeyError.unavailable.with(detail: "the Secure Enclave did not open the key: \(error)")
                 }
             })
     }
