@@ -84,11 +84,17 @@ enum GrowthLoad {
         return tokens
     }
 
+    /// How long the workers refresh before the prune starts: the refreshes
+    /// that ended in this window (after the first 0.2 s) are the baseline the
+    /// prune's added delay is measured against.
+    static let beforePrune = Duration.seconds(2)
+
     /// The prune over `dead` sessions that ended two days ago (and their
-    /// tokens) while the workers refresh: the refreshes that overlapped it.
+    /// tokens) while the workers refresh: the refreshes that overlapped it,
+    /// and those that ran wholly before it, on the same workers.
     static func pruneUnderLoad(
         _ target: GrowthTarget, dead: Int, round: Int, transport: any HTTPTransport
-    ) async throws -> (overlapping: [Double], pruneSeconds: Double, deleted: Int) {
+    ) async throws -> (overlapping: [Double], before: [Double], pruneSeconds: Double, deleted: Int) {
         let store = target.server.store
         let now = Date().timeIntervalSince1970
         var first = 1
@@ -117,7 +123,7 @@ enum GrowthLoad {
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: beforePrune)
         let pruneStart = (clock.now - origin).seconds
         let deleted = try await store.pruneExpired(now: Date())
         let pruneEnd = (clock.now - origin).seconds
@@ -125,7 +131,8 @@ enum GrowthLoad {
         stop.set()
         let timed = try await refreshes
         let overlapping = timed.filter { $0.0 < pruneEnd && $0.0 + $0.1 > pruneStart }.map(\.1)
-        return (overlapping, pruneEnd - pruneStart, deleted)
+        let before = timed.filter { $0.0 > 0.2 && $0.0 + $0.1 <= pruneStart }.map(\.1)
+        return (overlapping, before, pruneEnd - pruneStart, deleted)
     }
 }
 
