@@ -9,8 +9,12 @@ import SQLKit
 /// connection, so a refresh waits for the whole transaction in front of it.
 /// A prune in one transaction made a refresh wait for every dead row of the
 /// hour; a batch of ``pruneBatchSize`` rows keeps that wait short, and the
-/// refreshes queued behind a batch run before the next one. On PostgreSQL the
-/// batches keep each transaction's locks and WAL small.
+/// refreshes queued behind a batch run before the next one: the SQLite
+/// driver's lock is first come, first served, and the prune yields between
+/// batches so a refresh already on its way reaches the queue first. On
+/// PostgreSQL a batch blocks no refresh (it deletes only rows no refresh
+/// touches; docs/BENCHMARKS.md), and the batches keep each transaction's
+/// locks and WAL small.
 ///
 /// Why these statements: each reads through one index (`QueryPlanTests`).
 /// The single `expires_at <= $1 OR session_id IN (dead sessions)` the prune
@@ -22,7 +26,14 @@ import SQLKit
 /// cheaper to PostgreSQL and read every live row when dead ones are few.
 extension AuthStore {
     /// Sessions (with their tokens) or tokens one prune transaction deletes at most.
-    static let pruneBatchSize = 1_000
+    ///
+    /// Why 250: a refresh may wait behind one batch on SQLite's one
+    /// connection, and the goal is that it never waits more than 50 ms
+    /// (docs/BENCHMARKS.md, "Round 3 — item 3"). A batch of 1,000 sessions
+    /// with their tokens cost about 70 ms there, so a quarter of it is about
+    /// 18 ms, well inside the budget on a loaded machine. Smaller only adds
+    /// transactions (and commits) to the prune.
+    static let pruneBatchSize = 250
 
     /// Deletes the sessions that ended at or before `cutoff` (expired or
     /// revoked) with every refresh token of theirs, then the refresh tokens
@@ -39,6 +50,7 @@ extension AuthStore {
                 }
                 deleted += batch.tokens
                 if batch.sessions < Self.pruneBatchSize { break }
+                await Task.yield()
             }
         }
         while true {
@@ -55,6 +67,7 @@ extension AuthStore {
             }
             deleted += tokens
             if tokens < Self.pruneBatchSize { return deleted }
+            await Task.yield()
         }
     }
 
