@@ -16,10 +16,16 @@ struct ClientData: Sendable, Hashable, Decodable {
     /// The longest client data accepted: a browser's is a few hundred bytes.
     static let maximumLength = 4096
 
+    /// One decoder for every call: making a `JSONDecoder` per assertion was a
+    /// fifth of a passkey verification (docs/BENCHMARKS.md, "Item 9's
+    /// figures"). It has no options set and decoding changes no state, and
+    /// the type is `Sendable`, so sharing it across requests is safe.
+    private static let decoder = JSONDecoder()
+
     init(bytes: [UInt8]) throws(WebAuthnError) {
         guard bytes.count <= Self.maximumLength else { throw .malformed("client data: longer than 4096 bytes") }
         do {
-            self = try JSONDecoder().decode(ClientData.self, from: Data(bytes))
+            self = try Self.decoder.decode(ClientData.self, from: Data(bytes))
         } catch {
             throw .malformed("client data JSON: it needs type, challenge and origin")
         }
