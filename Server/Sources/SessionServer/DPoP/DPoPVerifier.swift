@@ -80,8 +80,9 @@ package struct DPoPVerifier: Sendable {
         guard proof.isSignedByItsKey else { throw DPoPError.badSignature }
         let claims = proof.claims
         guard claims.htm == presented.method.uppercased() else { throw DPoPError.wrongMethod }
-        let expected = DPoPURL.expected(path: presented.path, externalURL: externalURL, host: presented.host)
-        guard let htu = DPoPURL.normalised(claims.htu), expected.contains(htu) else { throw DPoPError.wrongURL }
+        guard DPoPURL.matches(claims.htu, path: presented.path, externalURL: externalURL, host: presented.host) else {
+            throw DPoPError.wrongURL
+        }
         let age = now.timeIntervalSince1970 - claims.iat
         guard age <= maximumAge, -age <= maximumAhead else { throw DPoPError.issuedOutsideWindow }
         if let accessToken = presented.accessToken {
