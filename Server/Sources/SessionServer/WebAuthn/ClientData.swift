@@ -16,10 +16,11 @@ struct ClientData: Sendable, Hashable, Decodable {
     /// The longest client data accepted: a browser's is a few hundred bytes.
     static let maximumLength = 4096
 
-    /// One decoder for every call: making a `JSONDecoder` per assertion was a
-    /// fifth of a passkey verification (docs/BENCHMARKS.md, "Item 9's
-    /// figures"). It has no options set and decoding changes no state, and
-    /// the type is `Sendable`, so sharing it across requests is safe.
+    /// One decoder for every call, not one made per assertion: the client
+    /// data's `JSONDecoder` was a fifth of a passkey verification
+    /// (docs/BENCHMARKS.md, "Item 9's figures"). It has no options set,
+    /// decoding changes no state and the type is `Sendable`, so sharing it
+    /// across requests is safe.
     private static let decoder = JSONDecoder()
 
     init(bytes: [UInt8]) throws(WebAuthnError) {
