@@ -12,9 +12,9 @@ import SQLKit
 /// refreshes queued behind a batch run before the next one: the SQLite
 /// driver's lock is first come, first served, and the prune yields between
 /// batches so a refresh already on its way reaches the queue first. On
-/// PostgreSQL a batch blocks no refresh (it deletes only rows no refresh
-/// touches; docs/BENCHMARKS.md), and the batches keep each transaction's
-/// locks and WAL small.
+/// PostgreSQL a batch blocks no refresh that can succeed (it locks only dead
+/// rows; docs/BENCHMARKS.md), and the batches keep each transaction's locks
+/// and WAL small.
 ///
 /// Why these statements: each reads through one index (`QueryPlanTests`).
 /// The single `expires_at <= $1 OR session_id IN (dead sessions)` the prune
