@@ -34,7 +34,7 @@ struct DPoPPublicKey: Sendable, Hashable {
     /// which carries the final 4 bits, so its 2 low bits must be zero.
     ///
     /// The same answer as decoding and encoding again and comparing (which
-    /// `DPoPPublicKeyTests` checks against on mutated inputs), without the two
+    /// `DPoPCanonicalKeyTests` checks against on mutated inputs), without the two
     /// encodes: they were 6 % of a proof's check (docs/BENCHMARKS.md, "Item 9's figures").
     static func isCanonicalCoordinate(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable(isCanonicalCoordinate(bytes:))

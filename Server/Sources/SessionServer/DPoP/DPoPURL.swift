@@ -59,11 +59,12 @@ enum DPoPURL {
 
     /// A conservative test that ``normalised(_:)`` returns `text` unchanged:
     /// `http://` or `https://`, a host of lowercase letters, digits, `.` and
-    /// `-` (never `--`, as in punycode's `xn--`), an optional port of 1 to 65535 (no leading zero, not the scheme's
-    /// default), then a path of `/` and unreserved characters only (RFC 3986
-    /// §2.3): no user, query, fragment, percent sign or anything to lowercase.
-    /// `false` says nothing: such text takes the full normalisation.
-    /// `DPoPURLTests` checks the claim against ``normalised(_:)`` on mutated URLs.
+    /// `-` (never `--`, as in punycode's `xn--`), an optional port of 1 to
+    /// 65535 (no leading zero, not the scheme's default), then a path of `/`
+    /// and unreserved characters only (RFC 3986 §2.3): no user, query,
+    /// fragment, percent sign or anything to lowercase. `false` says nothing:
+    /// such text takes the full normalisation. `DPoPURLFastPathTests` checks
+    /// the claim against ``normalised(_:)`` on mutated URLs.
     static func isPlainlyNormal(_ text: String) -> Bool {
         var bytes = Substring(text).utf8[...]
         let https: Bool
