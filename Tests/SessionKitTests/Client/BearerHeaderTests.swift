@@ -50,6 +50,19 @@ struct BearerHeaderTests {
         #expect(replaced.value(forHTTPHeaderField: "Accept") == "*/*")
     }
 
+    /// The byte check decides which values skip `setValue`: every other value
+    /// (a tab, DEL, a control byte, non-ASCII, a line break) goes through it,
+    /// so the request ends with exactly the fields `setValue` leaves.
+    @Test(arguments: ["a b~", "a\tb", "a\u{7F}b", "a\u{1F}b", "caf\u{E9}", "a\rb", "a\nb", "a\u{0}b", " ", "~"])
+    func leavesTheFieldsSetValueLeavesForEveryByte(_ value: String) {
+        let url = URL(string: "https://api.example.app/runs")!
+        var bySetValue = URLRequest(url: url)
+        bySetValue.setValue(value, forHTTPHeaderField: "DPoP")
+        var byLongHeader = URLRequest(url: url)
+        byLongHeader.setLongHeader(value, for: .dpop)
+        #expect(byLongHeader.allHTTPHeaderFields == bySetValue.allHTTPHeaderFields)
+    }
+
     /// A token from a hostile server with a line break cannot add a header:
     /// it goes through `setValue`, which refuses it.
     @Test func aTokenWithALineBreakAddsNoHeader() {
