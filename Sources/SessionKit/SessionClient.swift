@@ -99,6 +99,8 @@ public actor SessionClient {
     let plantedDefect: PlantedDefect?
     /// The DPoP proof maker, when ``SessionClientConfiguration/dpop`` is set.
     nonisolated let proofs: DPoPProofs?
+    /// The app's and the backend's origins, parsed once (see ``AllowedOrigins``).
+    nonisolated let origins: AllowedOrigins
 
     public init(configuration: SessionClientConfiguration) {
         self.init(configuration: configuration, plantedDefect: nil)
@@ -109,6 +111,8 @@ public actor SessionClient {
         self.configuration = configuration
         self.logger = configuration.logger
         self.proofs = configuration.dpop.map(DPoPProofs.init(configuration:))
+        self.origins = AllowedOrigins(
+            authorizedOrigins: configuration.authorizedOrigins, backendOrigins: configuration.backend.origins)
         self.machine = RefreshStateMachine(
             configuration: .init(
                 buffer: configuration.refreshBuffer, leeway: configuration.leeway,

@@ -53,7 +53,8 @@ extension SessionClient {
             for: request, accessToken: authorization?.token, bound: bound || authorization?.bound == true, serverNow: serverNow)
         {
         case .success(let proof):
-            request.setValue(proof, forHTTPHeaderField: "DPoP")
+            // Base64url and dots only, so the byte check of `setLongHeader` always applies.
+            request.setLongHeader(proof, for: .dpop)
             return nil
         case .failure(.keyLost):
             return .proofKeyLost

@@ -18,13 +18,18 @@ import SessionCore
 /// engine acts on. Why this cannot reorder anything the engine decides:
 /// docs/PROTOCOL.md, "Requests beside the actor".
 extension SessionClient {
-    /// The token `send` may attach without the actor, or nil when `request`
+    /// The token `send` may attach without the actor, or nil when the request
     /// goes through it: the auth backend's origin (every answer there is a
     /// clock sample), no session, a token the refresh machine calls expired
-    /// (its leeway included), or offline.
-    nonisolated func tokenBesideTheActor(for request: URLRequest) -> String? {
-        guard !Origin.url(request.url, isIn: backend.origins) else { return nil }
+    /// (its leeway included), or offline. `origin` is the request's, parsed once by `send`.
+    nonisolated func tokenBesideTheActor(for origin: Origin?) -> String? {
+        if let origin, origins.backend.contains(origin) { return nil }
         return tokenSnapshot.tokenBesideTheActor(now: configuration.clock.now)
+    }
+
+    /// The same, for `request`'s origin.
+    nonisolated func tokenBesideTheActor(for request: URLRequest) -> String? {
+        tokenBesideTheActor(for: Origin(request.url))
     }
 
     /// Sends `request` with `token` on the caller's executor. A 2xx or any

@@ -17,7 +17,7 @@ extension SessionClient {
         // Read with the token, so a proof never mixes one session's binding with another's token.
         guard let context = tokenSnapshot.proofContext(for: token) else { return await sendThroughTheActor(request) }
         var authorized = request
-        authorized.setValue(DPoPWire.authorization(token, bound: context.bound), forHTTPHeaderField: "Authorization")
+        authorized.setLongHeader(DPoPWire.authorization(token, bound: context.bound), for: .authorization)
         let answer: (Data, HTTPURLResponse)
         switch await transportSend(authorized, bound: context.bound, offset: context.offsetSeconds) {
         case .success(let received):

@@ -42,7 +42,7 @@ extension SessionClient {
         }
         let now = clock.now
         // Another host's clock (an API, a CDN) says nothing about when the auth server's tokens expire.
-        if !planted(.ignoreClockOffset), Origin.url(request.url, isIn: backend.origins),
+        if !planted(.ignoreClockOffset), origins.isBackend(request.url),
             machine.offset.observe(
                 dateHeader: answer.1.value(forHTTPHeaderField: "Date"), age: answer.1.value(forHTTPHeaderField: "Age"),
                 sentAt: sentAt, receivedAt: now)
@@ -53,7 +53,7 @@ extension SessionClient {
             await recordMovedClockOffset()
         }
         // Back online only when the auth server itself answered (a captive portal answers anything).
-        if isOffline, let current, !machine.isExpired(current, now: now), Origin.url(request.url, isIn: backend.origins) {
+        if isOffline, let current, !machine.isExpired(current, now: now), origins.isBackend(request.url) {
             isOffline = false
             broadcaster.set(.signedIn(current))
             broadcaster.publish(.online)

@@ -23,8 +23,7 @@ extension SessionClient {
             let location = answer.value(forHTTPHeaderField: "Location"),
             let target = URL(string: location, relativeTo: request.url)?.absoluteURL
         else { return nil }
-        let allowed = (configuration.authorizedOrigins ?? []) + backend.origins
-        guard Origin.url(target, isIn: allowed) else {
+        guard origins.authorizes(target) else {
             logger.warning(
                 "Refused to follow a redirect to another origin with the access token",
                 metadata: ["host": "\(target.host ?? "-")", "status": "\(answer.statusCode)"])

@@ -34,8 +34,10 @@ extension SessionClient {
     /// docs/PROTOCOL.md, "Requests beside the actor".
     public nonisolated(nonsending) func send(_ request: URLRequest) async throws(SessionError) -> (Data, HTTPURLResponse) {
         // The backend's origins always; the app's list adds to them (as for redirects).
-        let allowed = (configuration.authorizedOrigins ?? []) + backend.origins
-        guard Origin.url(request.url, isIn: allowed) else {
+        // Parsed once per request: the lists were parsed when the client was made (`AllowedOrigins`).
+        let url = request.url
+        let origin = Origin(url)
+        guard let origin, origins.authorized.contains(origin) else {
             logger.warning("Refused to attach the access token to a request for another origin", metadata: ["host": "\(request.url?.host ?? "-")"])
             throw SessionError.originNotAllowed.with(
                 underlying: "\(request.url?.host ?? "no host") is not in authorizedOrigins; add its origin to the configuration")
@@ -45,7 +47,8 @@ extension SessionClient {
         // As in `accessToken()`, every await below returns a value and the throw
         // comes last, on the caller's executor (swiftlang/swift#88259).
         let answer: Result<(Data, HTTPURLResponse), SessionError>
-        if let token = tokenBesideTheActor(for: request) {
+        // `prepare` may in principle move the request; then its origin is read again.
+        if let token = tokenBesideTheActor(for: request.url == url ? origin : Origin(request.url)) {
             answer = await sendBesideTheActor(request, token: token)
         } else {
             answer = await sendThroughTheActor(request)
@@ -215,7 +218,7 @@ extension SessionClient {
                 // A bound session on a device without its key can never be used here again: ended once (docs/DPOP.md).
                 if error == .proofKeyLost { await endSessionWithLostKey(session) }
                 // Offline is the auth server's state: the app's own API being unreachable says nothing about it.
-                if error == .network, Origin.url(request.url, isIn: backend.origins), let current,
+                if error == .network, origins.isBackend(request.url), let current,
                     current.refreshToken == session.refreshToken
                 {
                     markOffline(current)

@@ -46,14 +46,16 @@ struct DPoPProof: Sendable {
 
     /// The compact JWS, signed by `key`.
     ///
+    /// - Parameter encodedHeader: ``encodedHeader(of:)`` for `key`, when the caller keeps it
+    ///   (``DPoPProofs`` does, with the key): the header is the same for every proof of a key.
     /// - Throws: ``DPoPKeyError/unavailable`` when the key cannot sign right now.
-    func signed(by key: any DPoPSigningKey) throws(DPoPKeyError) -> String {
+    func signed(by key: any DPoPSigningKey, encodedHeader: String? = nil) throws(DPoPKeyError) -> String {
+        let header: String
+        if let encodedHeader { header = encodedHeader } else { header = try Self.encodedHeader(of: key) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let header: Data
         let payload: Data
         do {
-            header = try encoder.encode(Header(jwk: Self.jwk(of: key)))
             payload = try encoder.encode(
                 Payload(
                     jti: jti, htm: method.uppercased(), htu: url, iat: Int(issuedAt.timeIntervalSince1970.rounded(.down)),
@@ -61,9 +63,22 @@ struct DPoPProof: Sendable {
         } catch {
             throw DPoPKeyError.unavailable.with(detail: "the proof could not be encoded: \(error)")
         }
-        let input = Base64URL.encode(header) + "." + Base64URL.encode(payload)
+        let input = header + "." + Base64URL.encode(payload)
         let signature = try key.signature(for: Data(input.utf8))
         return input + "." + Base64URL.encode(signature)
+    }
+
+    /// The protected header of every proof `key` signs, base64url: `typ`, `alg` and the public JWK.
+    ///
+    /// - Throws: ``DPoPKeyError/unavailable`` when it cannot be encoded.
+    static func encodedHeader(of key: any DPoPSigningKey) throws(DPoPKeyError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        do {
+            return Base64URL.encode(try encoder.encode(Header(jwk: jwk(of: key))))
+        } catch {
+            throw DPoPKeyError.unavailable.with(detail: "the proof could not be encoded: \(error)")
+        }
     }
 
     /// The public JWK of `key` (no `d`: the private key never leaves the store).
@@ -87,17 +102,28 @@ struct DPoPProof: Sendable {
     /// `htu` for `url`: ``origin(of:)`` and the path as sent ("/" when empty),
     /// no query, no fragment (RFC 9449 §4.3).
     static func htu(_ url: URL?) -> String? {
-        guard let url, let origin = origin(of: url),
-            let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        target(of: url)?.htu
+    }
+
+    /// ``htu(_:)`` and ``origin(of:)`` of `url` from one parse: a proof needs
+    /// both (the origin keys the server's nonce), and `URLComponents` is the
+    /// costly part of each (docs/BENCHMARKS.md, "The client's cost of a DPoP proof").
+    static func target(of url: URL?) -> (htu: String, origin: String)? {
+        guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let origin = origin(of: components)
         else { return nil }
         let path = components.percentEncodedPath
-        return origin + (path.isEmpty ? "/" : path)
+        return (origin + (path.isEmpty ? "/" : path), origin)
     }
 
     /// `scheme://host[:port]`, lowercased, the default port dropped (as the server normalises it).
     static func origin(of url: URL?) -> String? {
-        guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased(), !host.isEmpty
+        guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        return origin(of: components)
+    }
+
+    private static func origin(of components: URLComponents) -> String? {
+        guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased(), !host.isEmpty
         else { return nil }
         var text = scheme + "://" + (host.contains(":") ? "[\(host)]" : host)
         if let port = components.port, !(scheme == "https" && port == 443), !(scheme == "http" && port == 80) {
@@ -108,7 +134,13 @@ struct DPoPProof: Sendable {
 
     /// 16 bytes from the system CSPRNG, base64url.
     static func newJTI() -> String {
+        // Two draws of 8 bytes, not sixteen of one: each draw is a `getrandom` call on Linux.
         var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode(Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }))
+        let words = [generator.next(), generator.next()] as [UInt64]
+        var bytes = Data(capacity: 16)
+        for word in words {
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        }
+        return Base64URL.encode(bytes)
     }
 }

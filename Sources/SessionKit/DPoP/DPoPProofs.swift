@@ -19,9 +19,15 @@ final class DPoPProofs: @unchecked Sendable {
     }
 
     let keyStore: any DPoPKeyStore
+    /// The key with the header of every proof it signs (its public JWK), encoded once when the key is first read.
+    private struct KeptKey {
+        let key: any DPoPSigningKey
+        let encodedHeader: String
+    }
+
     // `@unchecked Sendable`: `key` and `nonces` are only touched under `lock`.
     private let lock = NSLock()
-    private var key: (any DPoPSigningKey)?
+    private var key: KeptKey?
     private var nonces: [String: String] = [:]
 
     init(configuration: DPoPConfiguration) {
@@ -36,17 +42,20 @@ final class DPoPProofs: @unchecked Sendable {
     ///     never replaced (a new key could only be refused, and would hide the loss).
     ///   - serverNow: the client's estimate of the server's clock (docs/PROTOCOL.md, "The server's clock").
     func proof(for request: URLRequest, accessToken: String?, bound: Bool, serverNow: Date) -> Result<String, Failure> {
-        guard let htu = DPoPProof.htu(request.url) else { return .failure(.unavailable("the request has no absolute URL")) }
-        let key: any DPoPSigningKey
+        // One parse of the URL for `htu` and the nonce's origin.
+        guard let target = DPoPProof.target(of: request.url) else {
+            return .failure(.unavailable("the request has no absolute URL"))
+        }
+        let key: KeptKey
         switch signingKey(creatingIfMissing: !bound) {
         case .success(let found): key = found
         case .failure(let failure): return .failure(failure)
         }
         let proof = DPoPProof(
-            method: request.httpMethod ?? "GET", url: htu, issuedAt: serverNow, accessToken: accessToken,
-            nonce: nonce(for: request.url))
+            method: request.httpMethod ?? "GET", url: target.htu, issuedAt: serverNow, accessToken: accessToken,
+            nonce: lock.withLock { nonces[target.origin] })
         do {
-            return .success(try proof.signed(by: key))
+            return .success(try proof.signed(by: key.key, encodedHeader: key.encodedHeader))
         } catch {
             return .failure(.unavailable(error.detail))
         }
@@ -74,7 +83,12 @@ final class DPoPProofs: @unchecked Sendable {
         return lock.withLock { nonces[origin] }
     }
 
-    private func signingKey(creatingIfMissing: Bool) -> Result<any DPoPSigningKey, Failure> {
+    /// The key kept in memory, else the store's (made when missing and allowed).
+    ///
+    /// Only the first read asks the store: a key this process has signed with
+    /// stays usable while it runs, so `keyLost` is decided at that read (and
+    /// by ``keyIsPresent()`` at launch, before any proof), not per request.
+    private func signingKey(creatingIfMissing: Bool) -> Result<KeptKey, Failure> {
         if let key = lock.withLock({ key }) { return .success(key) }
         do {
             // Two callers may both miss the cache; the store's own answer decides, and the first key kept wins below.
@@ -86,10 +100,11 @@ final class DPoPProofs: @unchecked Sendable {
             } else {
                 return .failure(.keyLost)
             }
-            return .success(lock.withLock { () -> any DPoPSigningKey in
+            let kept = KeptKey(key: found, encodedHeader: try DPoPProof.encodedHeader(of: found))
+            return .success(lock.withLock { () -> KeptKey in
                 if let key { return key }
-                key = found
-                return found
+                key = kept
+                return kept
             })
         } catch {
             return .failure(.unavailable(error.detail))
