@@ -92,6 +92,10 @@ public protocol SessionBackend: Sendable {
     /// The client learns the server's clock only from their answers, and by
     /// default attaches the access token only to requests for them. The
     /// default reads the refresh and current-user endpoints' URLs.
+    ///
+    /// Read once, when the ``SessionClient`` is made (docs/BENCHMARKS.md,
+    /// Round 3, item 1: parsing it on every `send` was part of the request's
+    /// cost), so a backend's origins must not change over its life.
     var origins: [URL] { get }
 }
 
