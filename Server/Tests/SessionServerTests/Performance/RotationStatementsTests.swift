@@ -79,7 +79,7 @@ struct RotationStatementsTests {
                 try await db.raw(
                     """
                     INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, created_at, updated_at,
-                    last_sign_in_at) VALUES (\(bind: UUID().uuidString), \(bind: userID), \(bind: "github-\(provider)"),
+                    last_sign_in_at) VALUES (\(bind: UUID().uuidString), \(bind: userID), \(bind: "github-\(userID)"),
                     \(bind: provider), \(bind: #"{"sub":"\#(provider)"}"#), \(bind: email), \(bind: t + offset),
                     \(bind: t + offset + 0.5), \(bind: signedIn))
                     """
