@@ -51,6 +51,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Test support: the fault-injecting proxy (already in the graph through Hummingbird).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // The request parts' type (`HTTPRequestPart`) for the read timeout (already in the graph through Hummingbird).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // The admin console's and account page's templates.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // STARTTLS and implicit TLS for the SMTP client (already in the graph through PostgresNIO).
@@ -79,6 +81,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // `HTTPRequestPart`'s cases, for the read timeout (Network/RequestReadTimeoutHandler.swift).
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -171,6 +175,9 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The read timeout's handler on a channel with a clock the test advances.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

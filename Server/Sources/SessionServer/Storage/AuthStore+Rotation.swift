@@ -88,8 +88,10 @@ extension AuthStore {
             if now >= session.notAfter { return .reject(.sessionExpired) }
             // Refused before anything changes: when the ban ends, this token still works.
             if user.isBanned(at: now) { return .reject(.userBanned) }
-            user.identities = try await Self.fetchIdentities(userID: userID, on: db)
-            user.factors = try await Self.fetchFactors(userID: userID, on: db).map(\.userFactor)
+            // One statement for both: a round trip fewer on every refresh (docs/BENCHMARKS.md, "Item 4").
+            let (identities, factors) = try await Self.fetchIdentitiesAndFactors(userID: userID, on: db)
+            user.identities = identities
+            user.factors = factors.map(\.userFactor)
 
             guard let rotatedAt = token.rotatedAt else {
                 // The active token: rotate it.
