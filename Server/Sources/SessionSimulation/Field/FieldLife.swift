@@ -27,6 +27,8 @@ public struct FieldReport: Sendable {
     public var staleKeyRequests = 0
     public var staleKeyRejections = 0
     public var staleKeyRefreshes = 0
+    /// 401s beyond three for any one app request (``StaleKeyWindow/excessSends``).
+    public var staleKeyExcessPerRequest = 0
     /// 401s of the stale resource reaching the app (allowed: the session is kept).
     public var staleKeyUnauthorized = 0
 
@@ -44,7 +46,7 @@ public struct FieldReport: Sendable {
     /// Row 3's invariant: each app request is answered after one forced
     /// refresh and one retry (two of each when the first refresh adopted a
     /// stored token), so the resource sees at most three sends of it.
-    public var staleKeyExcessSends: Int { max(0, staleKeyRejections - 3 * staleKeyRequests) }
+    public var staleKeyExcessSends: Int { max(staleKeyExcessPerRequest, staleKeyRejections - 3 * staleKeyRequests) }
 
     /// Row 2's invariants: refreshes per foreground hour and recovery after the fix, against their goals.
     public var outageTooChatty: Bool { outageWorstCallsPerHour > AppLife.outageCallsPerHourGoal }
@@ -104,6 +106,7 @@ extension AppLife {
         let counts = field.staleKeys.counts
         report.field.staleKeyRejections = counts.rejections
         report.field.staleKeyRefreshes = counts.refreshes
+        report.field.staleKeyExcessPerRequest = field.staleKeys.excessSends
         report.field.appOriginRejected = appOriginRejection.wasAnswered
     }
 }

@@ -29,7 +29,7 @@ struct StaleKeyResourceServer: TransportMiddleware {
             let response = HTTPURLResponse(
                 url: url, statusCode: 401, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])
         else { return try await next(request) }
-        window.rejected()
+        window.rejected(request: request.value(forHTTPHeaderField: StaleKeyWindow.requestHeader))
         trace.note("resource server with a stale JWKS: 401 to \(url.path)")
         return (Data(Self.answer.utf8), response)
     }
@@ -44,6 +44,16 @@ final class StaleKeyWindow: @unchecked Sendable {
     private var refreshes = 0
     private var rejections = 0
     private var requests = 0
+    /// 401s per app request, by the id ``AppLife/makeRequest()`` gave it.
+    private var perRequest: [String: Int] = [:]
+
+    /// The header naming the app request a send belongs to: the SDK keeps the
+    /// app's headers on its retries, so every send of one request carries it.
+    static let requestHeader = "X-Simulation-Request"
+    /// Sends of one app request the resource may see: the first, the retry
+    /// after the forced refresh, and a second retry when that refresh adopted
+    /// a stored token (docs/RELIABILITY.md, row 3).
+    static let sendsPerRequest = 3
 
     /// How long the resource server keeps the stale key set.
     static let length: TimeInterval = 600
@@ -51,7 +61,19 @@ final class StaleKeyWindow: @unchecked Sendable {
     func open(at now: Date) { lock.withLock { until = now.addingTimeInterval(Self.length) } }
     func isOpen(at now: Date) -> Bool { lock.withLock { until.map { now < $0 } ?? false } }
     func refreshSent(at now: Date) { lock.withLock { if let until, now < until { refreshes += 1 } } }
-    func rejected() { lock.withLock { rejections += 1 } }
+    func rejected(request id: String?) {
+        lock.withLock {
+            rejections += 1
+            if let id { perRequest[id, default: 0] += 1 }
+        }
+    }
+
+    /// 401s beyond ``sendsPerRequest`` for any one app request. Counted per
+    /// request, not over the life: a life's requests that never reach the
+    /// resource (`/auth/v1/user`, a refresh that failed first) would otherwise
+    /// leave room for another request's extra sends, and a planted defect that
+    /// retries too often went unseen with some seeds.
+    var excessSends: Int { lock.withLock { perRequest.values.reduce(0) { $0 + max(0, $1 - Self.sendsPerRequest) } } }
     /// An app request made while the window was open.
     func appRequest() { lock.withLock { requests += 1 } }
 

@@ -196,11 +196,15 @@ extension AppLife {
         let path = random.chance(0.5) ? "v1/activities" : "auth/v1/user"
         // Every other request to the API goes to its own origin, beside the
         // client actor (issue 44). A turn, not a draw: a seed's lives stay the same.
+        var request = URLRequest(url: world.proxy.url.appendingPathComponent(path))
         if path == "v1/activities" {
             appOriginTurn.toggle()
-            if appOriginTurn, usesAppOrigin { return URLRequest(url: AppAPIOrigin.origin.appendingPathComponent(path)) }
+            if appOriginTurn, usesAppOrigin { request = URLRequest(url: AppAPIOrigin.origin.appendingPathComponent(path)) }
         }
-        return URLRequest(url: world.proxy.url.appendingPathComponent(path))
+        // Names the request for the stale-JWKS row, which counts its sends per app request.
+        requestsMade += 1
+        request.setValue(String(requestsMade), forHTTPHeaderField: StaleKeyWindow.requestHeader)
+        return request
     }
 
     static func request(_ client: SessionClient, _ request: URLRequest) async -> RequestOutcome {

@@ -47,6 +47,8 @@ final class AppLife {
     var launches = 0
     /// Whether the next request to the API goes to its own origin (``AppAPIOrigin``).
     var appOriginTurn = false
+    /// App requests made so far: each one's id for the stale-JWKS row (`makeRequest()`).
+    var requestsMade = 0
     /// The one 401 the app's origin answers in this life (targeted world, issue 44).
     let appOriginRejection = AppOriginRejection()
     /// The person of an anonymous life (issue 40, item 6), nil in other lives.
