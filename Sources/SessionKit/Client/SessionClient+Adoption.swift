@@ -9,6 +9,8 @@ import SessionCore
 /// forward), and making a session current (docs/PROTOCOL.md, "Store records").
 extension SessionClient {
     enum AdoptionResult {
+        /// The store holds a session newer than the caller's, and it is now `current`
+        /// (adopted by this call, or already by another path of this client).
         case adopted(Session)
         case signedOutElsewhere
         case unchanged
@@ -43,6 +45,15 @@ extension SessionClient {
         }
         guard isNewer(record, than: session) else {
             if record.refreshToken == session.refreshToken { noteWritten(record) }
+            // This client already took the record in, through a path other than the caller: a
+            // store-change notification's re-read while a refresh waited for the lock
+            // (docs/PROTOCOL.md, "Hearing other processes"). The sequence alone now calls it
+            // old, but the caller's session is behind it: refreshing that would send a refresh
+            // token another process has already rotated (to be answered by the server's grace at
+            // best, as reuse at worst).
+            if let latest = current, latest.refreshToken == record.refreshToken, latest.refreshToken != session.refreshToken {
+                return .adopted(latest)
+            }
             return .unchanged
         }
         return .adopted(adopt(record))
