@@ -80,6 +80,57 @@ struct MultiProcessRefreshTests {
     }
 }
 
+extension MultiProcessRefreshTests {
+    /// The probes above start after the expiry, one after another, so most of them restore the
+    /// session the first one refreshed and never wait for the lock. Here every probe restores the
+    /// expired session first and asks at the same moment: the others wait for the lock while the
+    /// first one's save reaches them as a store-change notification (docs/PROTOCOL.md, "Hearing
+    /// other processes"), and must use what they heard rather than send the refresh token they
+    /// restored (benchmark item 2's 8-process storm: 8 refreshes, 0 of 8 adopting).
+    @Test func processesAskingAtOnceAdoptTheOneRefresh() async throws {
+        let folder = try Binaries.temporaryFolder("at-once")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Long enough for eight probes to start and restore before the token counts as expired
+        // (a quarter of its lifetime early: 2 s of 8).
+        let server = try await AuthServerChild(
+            arguments: [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--database", folder.appendingPathComponent("auth.sqlite").path,
+                "--access-token-ttl", "8",
+            ],
+            directory: folder.path, output: .merged(folder.appendingPathComponent("server.log").path))
+        defer { server.kill() }
+        let storeDirectory = folder.appendingPathComponent("store")
+        let client = SessionClient(
+            configuration: SessionClientConfiguration(
+                backend: .goTrue(url: server.url, apiKey: "anon"), store: FileSessionStore(directory: storeDirectory),
+                launchValidation: .skip, automaticRefresh: false))
+        let signUp = try await client.signUp(email: "at-once@example.com", password: "correct-horse-9")
+        guard case .signedIn(let session) = signUp else {
+            Issue.record("sign-up did not sign in: \(signUp)")
+            return
+        }
+        await client.shutdown()
+        let fireAt = session.expiresAt.addingTimeInterval(-2 + 0.25).timeIntervalSince1970
+        let probes = max(8, RunSize.probes)
+        let children = try (1...probes).map { index in
+            try ChildProcess(
+                executable: Binaries.storeProbe,
+                arguments: ["token", storeDirectory.path, server.url.absoluteString, String(fireAt)],
+                output: .merged(folder.appendingPathComponent("probe-\(index).log").path))
+        }
+        var results: [ProbeResult] = []
+        for child in children {
+            let result = try await child.wait(limit: .seconds(60))
+            #expect(result.status == 0, "probe exited \(result.status): \(result.stdout.suffix(500))")
+            results.append(try #require(try ProbeResult(result.stdout), "no result line in:\n\(result.stdout.suffix(500))"))
+        }
+        #expect(results.allSatisfy { $0.error == nil }, "\(results.compactMap(\.error))")
+        #expect(results.map(\.refreshes).reduce(0, +) == 1, "\(results.map(\.refreshes)) refreshes")
+        #expect(try await server.refreshOutcomes() == ["rotated": 1])
+        #expect(!server.log.contains("refresh_token_already_used"))
+    }
+}
+
 /// The JSON line a `token` probe prints.
 struct ProbeResult {
     var fingerprint: String?

@@ -16,9 +16,11 @@ import SessionKit
 /// - `store-probe write-loop DIR`: continues from the record in `DIR` (it
 ///   must decode), then saves records n+1, n+2, … forever, alternating two
 ///   users, printing `committed n` after each save returned.
-/// - `store-probe token DIR SERVER_URL`: restores the session in `DIR`,
-///   asks for an access token, prints one JSON line (a fingerprint of the
-///   token, never the token; how many refreshes this process made; an error).
+/// - `store-probe token DIR SERVER_URL [FIRE_AT]`: restores the session in `DIR`,
+///   (waits until FIRE_AT, wall-clock seconds since 1970, so probes started one
+///   after another ask at once) asks for an access token, prints one JSON line (a
+///   fingerprint of the token, never the token; how many refreshes this process
+///   made; an error).
 /// - `store-probe live DIR SERVER_URL [SABOTAGE]`: an app process that asks
 ///   for tokens until it is killed (`LiveLoop.swift`).
 /// - `store-probe watch DIR SERVER_URL`: restores, then only listens and
@@ -36,11 +38,15 @@ struct StoreProbe {
         case "watch" where arguments.count == 3 || (arguments.count == 4 && arguments[3] == "deaf"):
             guard let url = URL(string: arguments[2]) else { fail("not a URL: \(arguments[2])") }
             await watch(directory: URL(fileURLWithPath: arguments[1]), server: url, deaf: arguments.count == 4)
-        case "token" where arguments.count == 3:
+        case "token" where arguments.count == 3 || arguments.count == 4:
             guard let url = URL(string: arguments[2]) else { fail("not a URL: \(arguments[2])") }
-            await token(directory: URL(fileURLWithPath: arguments[1]), server: url)
+            let fireAt = arguments.dropFirst(3).first.map { text -> Double in
+                guard let time = Double(text) else { fail("not a time: \(text)") }
+                return time
+            }
+            await token(directory: URL(fileURLWithPath: arguments[1]), server: url, fireAt: fireAt)
         default:
-            fail("usage: store-probe write-loop DIR | store-probe token DIR SERVER_URL | store-probe live DIR SERVER_URL [SABOTAGE] | store-probe watch DIR SERVER_URL [deaf]")
+            fail("usage: store-probe write-loop DIR | store-probe token DIR SERVER_URL [FIRE_AT] | store-probe live DIR SERVER_URL [SABOTAGE] | store-probe watch DIR SERVER_URL [deaf]")
         }
     }
 
@@ -80,7 +86,7 @@ struct StoreProbe {
         }
     }
 
-    static func token(directory: URL, server: URL) async {
+    static func token(directory: URL, server: URL, fireAt: Double?) async {
         var logger = Logger(label: "store-probe")
         logger.logLevel = .warning
         let client = SessionClient(
@@ -105,6 +111,10 @@ struct StoreProbe {
         var line: [String: Any] = [:]
         do {
             _ = try await client.restore()
+            // Real processes share no test clock: the moment to ask is on the wall clock.
+            if let fireAt, fireAt > Date().timeIntervalSince1970 {
+                try await Task.sleep(for: .seconds(fireAt - Date().timeIntervalSince1970))
+            }
             let token = try await client.accessToken()
             line["fingerprint"] = fingerprint(token)
         } catch {
