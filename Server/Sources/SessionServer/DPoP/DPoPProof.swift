@@ -48,9 +48,14 @@ struct DPoPProof: Sendable, Hashable {
         let lastDot = utf8.index(utf8.startIndex, offsetBy: dots.last)
         let parts = [text[..<firstDot], text[utf8.index(after: firstDot)..<lastDot], text[utf8.index(after: lastDot)...]]
         guard let headerData = Base64URL.decode(parts[0]) else { throw .malformed("header is not base64url") }
+        // Plainly simple JSON by the fast path, anything else by JSONDecoder (DPoPPlainJSON).
         let header: Header
-        do { header = try Self.decoder.decode(Header.self, from: headerData) } catch {
-            throw .malformed("header is not a JSON object with typ, alg and jwk")
+        if let plain = DPoPPlainJSON.header(headerData) {
+            header = plain
+        } else {
+            do { header = try Self.decoder.decode(Header.self, from: headerData) } catch {
+                throw .malformed("header is not a JSON object with typ, alg and jwk")
+            }
         }
         guard header.typ == "dpop+jwt" else { throw .wrongType }
         // Pinned before any key or signature is looked at: `none` and HS256 never reach a signature routine.
@@ -58,8 +63,12 @@ struct DPoPProof: Sendable, Hashable {
         guard let jwk = header.jwk else { throw .badKey("no jwk in the header") }
         key = try DPoPPublicKey(jwk)
         guard let payload = Base64URL.decode(parts[1]) else { throw .malformed("payload is not base64url") }
-        do { claims = try Self.decoder.decode(DPoPClaims.self, from: payload) } catch {
-            throw .malformed("payload needs jti, htm and htu strings and a numeric iat")
+        if let plain = DPoPPlainJSON.claims(payload) {
+            claims = plain
+        } else {
+            do { claims = try Self.decoder.decode(DPoPClaims.self, from: payload) } catch {
+                throw .malformed("payload needs jti, htm and htu strings and a numeric iat")
+            }
         }
         try claims.validateShape()
         guard let signature = Base64URL.decode(parts[2]), signature.count == 64 else {
@@ -69,7 +78,8 @@ struct DPoPProof: Sendable, Hashable {
         signingInput = dots.signingInput
     }
 
-    private struct Header: Decodable {
+    /// The JOSE header's members this reads; internal for ``DPoPPlainJSON`` and its tests.
+    struct Header: Decodable, Equatable {
         var typ: String?
         var alg: String?
         var jwk: DPoPPublicKey.Members?
