@@ -16,8 +16,9 @@
 #   SMTPURLFuzz            SMTPConfiguration(url:)
 #   WebAuthnParsersFuzz    the hand-written CBOR decoder, COSE keys, authenticator data,
 #                          attestation objects and client data (passkeys, docs/PASSKEYS.md)
-#   DPoPProofFuzz          DPoP proofs (compact JWS, JOSE header, jwk, claims) and htu
-#                          normalisation (docs/DPOP.md); the signature check is swift-crypto's
+#   DPoPProofFuzz          DPoP proofs (compact JWS, JOSE header, jwk, claims), the hand-written
+#                          JSON fast path against JSONDecoder, and htu normalisation
+#                          (docs/DPOP.md); the signature check is swift-crypto's
 # PEM keys are not a target: the server hands PEM text straight to
 # swift-crypto (P256.Signing.PrivateKey(pemRepresentation:)), whose parser is
 # BoringSSL's and fuzzed upstream; what is ours around keys, JWK and JWKS
@@ -62,7 +63,8 @@ $webauthn/ClientData.swift Fuzz/FuzzCheck.swift"
 # The DPoP files say `import SessionCore`: as for ProviderResponseFuzz, the module is named so.
 module_DPoPProofFuzz=SessionCore
 dpop=$server/DPoP
-extra_DPoPProofFuzz="$dpop/DPoPError.swift $dpop/DPoPProof.swift $dpop/DPoPPublicKey.swift $dpop/DPoPURL.swift Fuzz/FuzzCheck.swift"
+extra_DPoPProofFuzz="$dpop/DPoPError.swift $dpop/DPoPProof.swift $dpop/DPoPPublicKey.swift $dpop/DPoPURL.swift \
+$dpop/DPoPPlainJSON.swift Fuzz/FuzzCheck.swift"
 for target in JWTClaimsFuzz ServerErrorBodyFuzz OAuthCallbackFuzz \
   RedirectAllowListFuzz EmailInputFuzz ProviderResponseFuzz SMTPURLFuzz WebAuthnParsersFuzz DPoPProofFuzz; do
   extra_var="extra_$target"

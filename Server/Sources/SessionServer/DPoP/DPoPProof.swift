@@ -28,14 +28,34 @@ struct DPoPProof: Sendable, Hashable {
     /// - Throws: ``DPoPError`` for anything but a well-formed ES256 proof with a public P-256 key.
     init(compact text: String) throws(DPoPError) {
         guard text.utf8.count <= Self.maximumLength else { throw .malformed("longer than \(Self.maximumLength) bytes") }
-        // Split as UTF-8 bytes: a String split walks the ~600 characters through grapheme
-        // breaking, a fifth of a verification (docs/BENCHMARKS.md, "Round 3 — items 4 and 5").
-        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { throw .malformed("not a compact JWS") }
+        // The two dots are found in the string's UTF-8 buffer: a String split walks the ~600
+        // characters through grapheme breaking, and a generic split of the UTF-8 view still
+        // cost a fifth of the parse (docs/BENCHMARKS.md, "Round 3 — items 4 and 5").
+        var text = text
+        let dots = text.withUTF8 { bytes -> (first: Int, last: Int, signingInput: Data)? in
+            let dot = UInt8(ascii: ".")
+            guard let first = bytes.firstIndex(of: dot), let last = bytes.lastIndex(of: dot), first != last,
+                  !bytes[(first + 1)..<last].contains(dot)
+            else { return nil }
+            return (first, last, Data(bytes[..<last]))
+        }
+        // Exactly three segments, the first two not empty.
+        guard let dots, dots.first > 0, dots.last > dots.first + 1 else { throw .malformed("not a compact JWS") }
+        // A dot is ASCII, so these offsets fall on character boundaries; the string is native
+        // UTF-8 now (withUTF8 made it so), where they cost O(1).
+        let utf8 = text.utf8
+        let firstDot = utf8.index(utf8.startIndex, offsetBy: dots.first)
+        let lastDot = utf8.index(utf8.startIndex, offsetBy: dots.last)
+        let parts = [text[..<firstDot], text[utf8.index(after: firstDot)..<lastDot], text[utf8.index(after: lastDot)...]]
         guard let headerData = Base64URL.decode(parts[0]) else { throw .malformed("header is not base64url") }
+        // Plainly simple JSON by the fast path, anything else by JSONDecoder (DPoPPlainJSON).
         let header: Header
-        do { header = try Self.decoder.decode(Header.self, from: headerData) } catch {
-            throw .malformed("header is not a JSON object with typ, alg and jwk")
+        if let plain = DPoPPlainJSON.header(headerData) {
+            header = plain
+        } else {
+            do { header = try Self.decoder.decode(Header.self, from: headerData) } catch {
+                throw .malformed("header is not a JSON object with typ, alg and jwk")
+            }
         }
         guard header.typ == "dpop+jwt" else { throw .wrongType }
         // Pinned before any key or signature is looked at: `none` and HS256 never reach a signature routine.
@@ -43,18 +63,23 @@ struct DPoPProof: Sendable, Hashable {
         guard let jwk = header.jwk else { throw .badKey("no jwk in the header") }
         key = try DPoPPublicKey(jwk)
         guard let payload = Base64URL.decode(parts[1]) else { throw .malformed("payload is not base64url") }
-        do { claims = try Self.decoder.decode(DPoPClaims.self, from: payload) } catch {
-            throw .malformed("payload needs jti, htm and htu strings and a numeric iat")
+        if let plain = DPoPPlainJSON.claims(payload) {
+            claims = plain
+        } else {
+            do { claims = try Self.decoder.decode(DPoPClaims.self, from: payload) } catch {
+                throw .malformed("payload needs jti, htm and htu strings and a numeric iat")
+            }
         }
         try claims.validateShape()
         guard let signature = Base64URL.decode(parts[2]), signature.count == 64 else {
             throw .malformed("signature is not 64 bytes of base64url")
         }
         self.signature = signature
-        signingInput = Data(text.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+        signingInput = dots.signingInput
     }
 
-    private struct Header: Decodable {
+    /// The JOSE header's members this reads; internal for ``DPoPPlainJSON`` and its tests.
+    struct Header: Decodable, Equatable {
         var typ: String?
         var alg: String?
         var jwk: DPoPPublicKey.Members?

@@ -61,7 +61,7 @@ struct DPoPPublicKey: Sendable, Hashable {
     }
 
     /// The `jwk` object as sent; `d` is noted, whatever its value.
-    struct Members: Decodable, Sendable {
+    struct Members: Decodable, Sendable, Equatable {
         var kty: String?
         var crv: String?
         var x: String?
@@ -69,6 +69,9 @@ struct DPoPPublicKey: Sendable, Hashable {
         var hasPrivatePart = false
 
         enum CodingKeys: String, CodingKey { case kty, crv, x, y, d }
+
+        /// No member yet (``DPoPPlainJSON`` fills them in).
+        init() {}
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)

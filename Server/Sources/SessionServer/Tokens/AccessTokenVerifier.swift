@@ -90,15 +90,17 @@ public struct AccessTokenVerifier: Sendable {
 
         // Only a signed payload is parsed: nothing unsigned is ever trusted.
         guard let payloadData = Base64URL.decode(payloadSegment) else { throw reject("token payload is not base64url") }
-        let claims: JWTClaims
+        // One decode for the shared claims and the server's `aal` and `cnf` (AccessTokenPayload).
+        let payload: AccessTokenPayload
         do {
-            claims = try Self.decoder.decode(JWTClaims.self, from: payloadData)
+            payload = try Self.decoder.decode(AccessTokenPayload.self, from: payloadData)
         } catch {
             throw reject("token payload is not valid JSON")
         }
+        let claims = payload.claims
         try checkClaims(claims, now: now)
         guard let sub = claims.sub, !sub.isEmpty else { throw reject("token has no sub") }
-        let extra = AssuranceClaim.decode(payloadData)
+        let extra = payload.assurance(payload: payloadData)
         return VerifiedAccessToken(
             userID: sub, sessionID: claims.sessionId, email: claims.email, claims: claims, keyID: kid,
             aal: extra.aal, confirmationJKT: extra.jkt)
