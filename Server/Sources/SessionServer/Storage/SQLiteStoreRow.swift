@@ -12,9 +12,17 @@ import SQLiteKit
 /// misses"). They convert exactly as `SQLiteDataDecoder` does for `String`,
 /// `Double` and `Int`, so a row reads the same through either; every other type
 /// still goes through SQLiteKit's decoder.
-struct SQLiteStoreRow: SQLRow {
+///
+/// A class, not a struct: the readers of SQLRow+Columns.swift find it with one
+/// cast a column, and a class reference casts and copies as one pointer.
+final class SQLiteStoreRow: SQLRow {
     let row: SQLiteRow
     let decoder: SQLiteDataDecoder
+
+    init(row: SQLiteRow, decoder: SQLiteDataDecoder) {
+        self.row = row
+        self.decoder = decoder
+    }
 
     var allColumns: [String] { row.columns.map(\.name) }
 
