@@ -179,6 +179,8 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
+                // SQLiteKit's own rows, which the store's SQLite rows must read alike (SQLiteStoreRowTests).
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -9,6 +9,7 @@ do {
     case "memory-server": try await Memory.server(Array(arguments.dropFirst()))
     case "memory-client": try await Memory.client(Array(arguments.dropFirst()))
     case "profile-access-token": try await ClientOverhead.profile(Array(arguments.dropFirst()))
+    case "profile-rotation": try await RotationProfile.main(Array(arguments.dropFirst()))
     default: try await Runner.main(arguments)
     }
 } catch {

@@ -10,7 +10,7 @@ extension AuthStore {
             factorType: try row.string("factor_type"), status: try row.string("status"), sealedSecret: try row.string("secret"),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
             lastChallengedAt: try row.optionalDate("last_challenged_at"),
-            lastStep: try row.decodeNil(column: "last_step") ? nil : try row.decode(column: "last_step", as: Int64.self))
+            lastStep: try row.optionalInt64("last_step"))
     }
 
     /// The user's factors, oldest first.

@@ -39,6 +39,11 @@ extension AuthStore {
         onReuseDetected: @Sendable (SessionRecord) -> Void = { _ in }
     ) async throws -> RefreshGrant {
         let presentedHash = RefreshTokenCodec.hash(presented)
+        // Made before the transaction: its random bytes, hash and sealing (HKDF, AES-GCM) then run
+        // outside the lock every other rotation waits for (SQLite's one writer, PostgreSQL's session
+        // row), where they were most of the rotation's own work under it (docs/BENCHMARKS.md,
+        // "Item 4: the request path's misses"). A rotation that ends another way discards it.
+        let draft = try SuccessorDraft(parent: presented)
         let flavor = driver.flavor
         // Only a detected reuse ends a session; a granted rotation keeps every cached answer.
         let step: RotationStep = try await revokingSessions(revoked: { $0.revokedASession }) { db in
@@ -97,7 +102,7 @@ extension AuthStore {
                 // The active token: rotate it.
                 if now >= token.expiresAt { return .reject(.sessionExpired) }
                 let successor = try await Self.issueSuccessor(
-                    of: token, presented: presented, session: &session, now: now, policy: policy, on: db)
+                    draft, of: token, session: &session, now: now, policy: policy, on: db)
                 return .grant(RefreshGrant(refreshToken: successor, session: session, user: user, outcome: .rotated))
             }
 
@@ -189,12 +194,10 @@ extension AuthStore {
     }
 
     private static func issueSuccessor(
-        of token: RefreshTokenRecord, presented: String, session: inout SessionRecord, now: Date,
+        _ draft: SuccessorDraft, of token: RefreshTokenRecord, session: inout SessionRecord, now: Date,
         policy: RotationPolicy, on db: any SQLDatabase
     ) async throws -> String {
-        let successor = RefreshTokenCodec.generate()
-        let successorHash = RefreshTokenCodec.hash(successor)
-        let sealed = try RefreshTokenCodec.seal(successor: successor, parent: presented)
+        let (successor, successorHash, sealed) = (draft.token, draft.hash, draft.sealed)
         // Sliding lifetime, never past the session's absolute cap.
         let record = RefreshTokenRecord(
             tokenHash: successorHash, sessionID: session.id, parentHash: token.tokenHash, createdAt: now,
@@ -215,5 +218,19 @@ extension AuthStore {
         session.refreshedAt = now
         session.activeTokenHash = successorHash
         return successor
+    }
+}
+
+/// A successor refresh token, its hash and its sealed form (under a key derived from
+/// the parent it replaces), made before the rotation's transaction.
+private struct SuccessorDraft: Sendable {
+    let token: String
+    let hash: String
+    let sealed: String
+
+    init(parent presented: String) throws {
+        token = RefreshTokenCodec.generate()
+        hash = RefreshTokenCodec.hash(token)
+        sealed = try RefreshTokenCodec.seal(successor: token, parent: presented)
     }
 }

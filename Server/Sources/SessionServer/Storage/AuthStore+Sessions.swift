@@ -22,7 +22,7 @@ extension AuthStore {
             expiresAt: try row.date("expires_at"), rotatedAt: try row.optionalDate("rotated_at"),
             successorHash: try row.optionalString("successor_hash"),
             sealedSuccessor: try row.optionalString("sealed_successor"), recoveredAt: try row.optionalDate("recovered_at"),
-            recoveries: try row.decode(column: "recoveries", as: Int.self))
+            recoveries: try row.int("recoveries"))
     }
 
     static func insertRefreshToken(_ record: RefreshTokenRecord, on db: any SQLDatabase) async throws {

@@ -11,7 +11,7 @@ extension AuthStore {
             emailConfirmedAt: try row.optionalDate("email_confirmed_at"))
         user.bannedUntil = try row.optionalDate("banned_until")
         user.appMetadata = try row.optionalString("app_metadata").map(decodeMetadata) ?? [:]
-        user.isAnonymous = try row.decode(column: "is_anonymous", as: Int.self) != 0
+        user.isAnonymous = try row.int("is_anonymous") != 0
         user.pendingEmail = try row.optionalString("email_change")
         user.emailChangeSentAt = try row.optionalDate("email_change_sent_at")
         return user

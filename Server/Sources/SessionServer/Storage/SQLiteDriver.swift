@@ -71,9 +71,10 @@ final class SQLiteDriver: DatabaseDriver, @unchecked Sendable {
         try await mutex.withLock { try await body(sql(try await openConnection())) }
     }
 
-    /// The connection as SQL, logging queries without their binds.
+    /// The connection as SQL, logging queries without their binds; its rows read
+    /// without SQLKit's generic decoding (``SQLiteStoreRow``).
     private func sql(_ connection: SQLiteConnection) -> any SQLDatabase {
-        QueryLogDatabase(base: connection.sql(queryLogLevel: nil), queryLogger: logger)
+        QueryLogDatabase(base: SQLiteStoreDatabase(connection: connection), queryLogger: logger)
     }
 
     func run() async throws {
