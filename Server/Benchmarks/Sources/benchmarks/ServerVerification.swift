@@ -78,7 +78,9 @@ enum ServerVerification {
                 }
                 let results: [[Double]]
                 do {
-                    results = try await Repeated.rounds(Repeated.repetitions, arms)
+                    // Nine, not five: a quiet run's same-token ratios spread from 0.63 to 1.13
+                    // over five (docs/BENCHMARKS.md, "Round 3 — the request path's profile").
+                    results = try await Repeated.rounds(quick ? Repeated.repetitions : 9, arms)
                 } catch {
                     if pinned { _ = await WRK.pinSelf(cpus: "0-\(Machine.cores - 1)") }
                     throw error

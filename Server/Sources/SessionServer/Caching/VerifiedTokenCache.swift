@@ -45,7 +45,9 @@ public final class VerifiedTokenCache: Sendable {
 
     /// The key a token is remembered under.
     public static func key(for token: String) -> SHA256Digest {
-        SHA256.hash(data: Data(token.utf8))
+        // Hashed in the string's own UTF-8 buffer: no copy into a `Data` first.
+        var token = token
+        return token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
     }
 
     /// The verified token under `key`, if it is still good at `now`.

@@ -38,36 +38,25 @@ package enum Base32 {
 
     /// The bytes of `text` (letters in either case, spaces and `=` ignored); `nil` for any other character.
     package static func decode(_ text: String) -> [UInt8]? {
-        // ASCII, every secret the server makes: a table, no `uppercased()` and no
-        // search per character (8.9 % of a TOTP check, docs/BENCHMARKS.md, "Item 9's
-        // figures"). Other text keeps `uppercased()`, which maps a few non-ASCII
-        // letters (`ß`, `ſ`, `ı`) to ASCII ones: the answer stays what it was.
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return decodeUppercased(text) }
+        // ASCII, every secret the server makes, goes straight to the table: no
+        // `uppercased()` (8.9 % of a TOTP check, docs/BENCHMARKS.md, "Item 9's
+        // figures"). Other text is uppercased first, which maps a few non-ASCII
+        // letters (`ß`, `ſ`, `ı`) to ASCII ones, as the decode always did; any
+        // non-ASCII byte left over finds no value in the table.
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return pack(text.uppercased().utf8) }
+        return pack(text.utf8)
+    }
+
+    /// Five bits a character, eight a byte out; a trailing partial byte is dropped.
+    private static func pack(_ utf8: some Collection<UInt8>) -> [UInt8]? {
         var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count * 5 / 8)
+        output.reserveCapacity(utf8.count * 5 / 8)
         var buffer: UInt32 = 0
         var bits = 0
-        for byte in text.utf8 {
+        for byte in utf8 {
             let value = values[Int(byte)]
             if value == skipped { continue }
             guard value != invalid else { return nil }
-            buffer = (buffer << 5) | UInt32(value)
-            bits += 5
-            if bits >= 8 {
-                output.append(UInt8((buffer >> UInt32(bits - 8)) & 0xFF))
-                bits -= 8
-            }
-        }
-        return output
-    }
-
-    /// The decode for text with a non-ASCII character, as it always was.
-    private static func decodeUppercased(_ text: String) -> [UInt8]? {
-        var output: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        for scalar in text.uppercased().utf8 where scalar != UInt8(ascii: " ") && scalar != UInt8(ascii: "=") {
-            guard let value = alphabet.firstIndex(of: scalar) else { return nil }
             buffer = (buffer << 5) | UInt32(value)
             bits += 5
             if bits >= 8 {
